@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# xiw entry points. Thin: the work is in scripts/ and Kbuild.
+#
+#   make               xiw.ko for the newest Debian 6.12 headers
+#   make KDIR=<tree>   xiw.ko for any other kernel tree (e.g. 6.1 headers)
+#   make check         every test tier; last line "N passed, N failed"
+#   make clean
+#
+# Build trees live under build/<kernel release>/ so that builds for several
+# kernels never share objects; xiw.ko at the top is the default kernel's.
+
+SHELL := /bin/bash
+TOP := $(CURDIR)
+
+# Dependencies are installed on first use; quiet and fast once present.
+DEPS := $(TOP)/scripts/deps.sh
+ifeq ($(filter clean help,$(MAKECMDGOALS)),)
+$(shell $(DEPS) build >&2)
+endif
+
+KDIR_612 := $(lastword $(sort $(wildcard /usr/src/linux-headers-6.12.*+deb12-amd64)))
+KDIR ?= $(KDIR_612)
+KREL = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h)
+# The compiler the kernel was built with, from its config.
+KCC = $(shell sed -n 's/^CONFIG_CC_VERSION_TEXT="\?\([^ ]*\) .*/\1/p' $(KDIR)/include/config/auto.conf)
+BUILD = $(TOP)/build/$(KREL)
+
+MODULE_SOURCES := Kbuild drivers include scripts/Kbuild.cxx scripts/cxx-object-check.sh
+
+.PHONY: all module check clean help
+
+all: module
+	@ln -sf $(patsubst $(TOP)/%,%,$(BUILD))/xiw.ko xiw.ko
+
+module:
+	@test -d "$(KDIR)" || { echo "KDIR '$(KDIR)' is not a kernel tree" >&2; exit 1; }
+	@mkdir -p $(BUILD)
+	@rsync -a --delete --exclude='*.o' --exclude='.*.cmd' --exclude='*.ko' \
+		--exclude='*.mod*' --exclude='.*.d' --exclude='*.symvers' \
+		--exclude='modules.order' $(MODULE_SOURCES) $(BUILD)/ --relative
+	$(MAKE) -C $(KDIR) M=$(BUILD) CC=$(KCC) $(if $(V),V=$(V)) modules
+
+check:
+	@$(TOP)/scripts/check.sh
+
+clean:
+	rm -rf build xiw.ko

@@ -1,0 +1,7 @@
+// SPDX-License-Identifier: GPL-2.0
+// The single C++ translation unit of the module (see Documentation/design.rst:
+// several C++ objects would share COMDAT groups that the kernel's partial
+// link and objtool do not handle). Every core source is included here.
+#include "mpa/startup.cpp"
+#include "env_check.cpp"
+#include "abi.cpp"

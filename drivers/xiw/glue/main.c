@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xiw: a software iWARP RNIC. Module entry points.
+ *
+ * At load the glue builds the core's environment table from kernel
+ * services and has the core check it (CRC32c known answers through the
+ * crypto API, startup frame codec round trip) before anything else runs.
+ */
+#include <linux/errno.h>
+#include <linux/module.h>
+
+#include <xiw/core.h>
+#include <xiw/mpa.h>
+
+#include "xiw.h"
+
+/* The core's error numbers are Linux's. */
+static_assert(XIW_EIO == EIO && XIW_ENOMEM == ENOMEM);
+static_assert(XIW_EINVAL == EINVAL && XIW_ENOSPC == ENOSPC);
+static_assert(XIW_EBADMSG == EBADMSG && XIW_EPROTO == EPROTO);
+static_assert(XIW_EMSGSIZE == EMSGSIZE);
+static_assert(XIW_EPROTONOSUPPORT == EPROTONOSUPPORT);
+
+static const struct xiw_env xiw_kernel_env = {
+	.ctx = NULL,
+	.crc32c_update = xiw_crc32c_update,
+};
+
+static int __init xiw_init(void)
+{
+	int rc;
+
+	rc = xiw_crc_init();
+	if (rc)
+		return rc;
+	rc = xiw_core_check_env(&xiw_kernel_env);
+	if (rc) {
+		pr_err("xiw: core self-check failed (%d) with crc32c driver %s\n",
+		       rc, xiw_crc_driver());
+		xiw_crc_exit();
+		return rc;
+	}
+	pr_info("xiw: loaded (crc32c: %s, MPA revisions 1 and 2)\n",
+		xiw_crc_driver());
+	return 0;
+}
+
+static void __exit xiw_exit(void)
+{
+	xiw_crc_exit();
+	pr_info("xiw: unloaded\n");
+}
+
+module_init(xiw_init);
+module_exit(xiw_exit);
+
+MODULE_DESCRIPTION("xiw: software iWARP RNIC (RDMAP/DDP/MPA over kernel TCP)");
+MODULE_LICENSE("GPL");

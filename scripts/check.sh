@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make check`: run every test tier that exists, print one line per test
+# case and close with "N passed, N failed, N skipped". Exits non-zero if any
+# case failed. With WERROR=1 (CI) a compiler or modpost warning in a build
+# fails that build case.
+#
+# Tiers: build (6.12 and 6.1 modules), guard (the C++ object rule refuses
+# runtime leftovers), host (GoogleTest, ASan+UBSan), style (checkpatch on
+# the C glue, clang-format on the C++ core).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+out=$top/build/check
+results=$out/results.txt
+rm -rf "$out" && mkdir -p "$out"
+: > "$results"
+WERROR=${WERROR:-0}
+
+pass() { echo "PASS $1" | tee -a "$results"; }
+fail() { echo "FAIL $1" | tee -a "$results"; }
+case_result() { if [ "$2" = 0 ]; then pass "$1"; else fail "$1"; fi; }
+
+scripts/deps.sh build host style >&2 || { fail deps/install; }
+
+kdir_612=$(ls -d /usr/src/linux-headers-6.12.*+deb12-amd64 | sort -V | tail -n1)
+kdir_61=$(ls -d /usr/src/linux-headers-6.1.*-amd64 | sort -V | tail -n1)
+krel() { sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' "$1/include/generated/utsrelease.h"; }
+kcc() { sed -n 's/^CONFIG_CC_VERSION_TEXT="\?\([^ ]*\) .*/\1/p' "$1/include/config/auto.conf"; }
+
+# ---- tier: build ----------------------------------------------------------
+build_module() {	# name kdir
+	local name=$1 kdir=$2 rel log=$out/build-$1.log ko
+	rel=$(krel "$kdir")
+	ko=$top/build/$rel/xiw.ko
+	local kcflags=()
+	[ "$WERROR" = 1 ] && kcflags=(KCFLAGS=-Werror)
+	make -C "$top" module KDIR="$kdir" "${kcflags[@]}" >"$log" 2>&1
+	local rc=$?
+	if [ $rc != 0 ]; then
+		tail -n 30 "$log" >&2
+	elif [ "$WERROR" = 1 ] && grep -qiE 'warning[:!]' "$log"; then
+		grep -iE 'warning[:!]' "$log" >&2; rc=1
+	elif [ ! -f "$ko" ]; then
+		echo "$ko missing" >&2; rc=1
+	fi
+	case_result "build/module-$name" $rc
+	[ $rc = 0 ] || return 0
+	# modpost marks retpoline-built modules; the kernel taints others.
+	modinfo -F retpoline "$ko" | grep -qx Y
+	case_result "build/retpoline-$name" $?
+	[ "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" = "$rel" ]
+	case_result "build/vermagic-$name" $?
+	# objtool ran over the C++ code: on the object itself, or on the
+	# module link where Kbuild defers it (IBT kernels).
+	grep -qs 'objtool/objtool .*xiw_core.o' "$top/build/$rel/drivers/xiw/core/.xiw_core.o.cmd" ||
+		grep -qs 'objtool/objtool .*--link.*xiw.o' "$top/build/$rel/.xiw.o.cmd"
+	case_result "build/objtool-$name" $?
+}
+t0=$SECONDS
+build_module 6.12 "$kdir_612"
+build_module 6.1 "$kdir_61"
+echo "  (build tier: $((SECONDS - t0)) s)" >&2
+
+# ---- tier: guard ----------------------------------------------------------
+t0=$SECONDS
+scripts/test-cxx-guard.sh "$kdir_612" "$(kcc "$kdir_612")" "$out/guard" "$results"
+grep guard/ "$results"
+echo "  (guard tier: $((SECONDS - t0)) s)" >&2
+
+# ---- tier: host -----------------------------------------------------------
+t0=$SECONDS
+kwarn=$top/build/$(krel "$kdir_612")/drivers/xiw/core/xiw_core.warnings
+if make -C userspace-tests OUT="$out/host" KWARN_FILE="$kwarn" >"$out/host-build.log" 2>&1; then
+	"$out/host/unit_tests" --gtest_output="json:$out/host.json" >"$out/host.log" 2>&1
+	rc=$?
+	python3 - "$out/host.json" >>"$results" <<-'EOP'
+	import json, sys
+	for suite in json.load(open(sys.argv[1]))["testsuites"]:
+	    for t in suite["testsuite"]:
+	        state = "FAIL" if t.get("failures") else ("SKIP" if t.get("result") == "SKIPPED" else "PASS")
+	        print(f"{state} host/{suite['name']}.{t['name']}")
+	EOP
+	[ $rc = 0 ] || grep -B2 -A12 'Failure' "$out/host.log" >&2
+	# A crash (sanitizer abort) leaves no JSON: count the binary itself.
+	[ -s "$out/host.json" ] || fail host/unit_tests
+	grep host/ "$results"
+else
+	tail -n 30 "$out/host-build.log" >&2
+	fail host/build
+fi
+echo "  (host tier: $((SECONDS - t0)) s)" >&2
+
+# ---- tier: style ----------------------------------------------------------
+t0=$SECONDS
+for f in drivers/xiw/glue/*.[ch] include/xiw/*.h; do
+	ignore=""
+	# The ABI headers are shared with C++ and cannot use kernel types.
+	case $f in include/*) ignore=--ignore=NEW_TYPEDEFS ;; esac
+	scripts/checkpatch.sh $ignore "$f" >"$out/checkpatch.log" 2>&1
+	rc=$?
+	[ $rc = 0 ] || cat "$out/checkpatch.log" >&2
+	case_result "style/checkpatch:$f" $rc
+done
+for f in $(find drivers/xiw/core userspace-tests -name '*.cpp' -o -name '*.h' | sort); do
+	clang-format --dry-run --Werror "$f" 2>"$out/clang-format.log"
+	rc=$?
+	[ $rc = 0 ] || head -n 20 "$out/clang-format.log" >&2
+	case_result "style/clang-format:$f" $rc
+done
+echo "  (style tier: $((SECONDS - t0)) s)" >&2
+
+# ---- summary --------------------------------------------------------------
+p=$(grep -c '^PASS' "$results")
+f=$(grep -c '^FAIL' "$results")
+s=$(grep -c '^SKIP' "$results")
+if [ "$f" != 0 ]; then
+	echo "failed cases:" >&2
+	grep '^FAIL' "$results" >&2
+fi
+echo "$p passed, $f failed, $s skipped"
+[ "$f" = 0 ]

@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install what a tier of the build needs, from Debian's archive only.
+# Idempotent: when everything is present it only queries dpkg and exits.
+# Runs `apt-get update` at most once per invocation, and only when
+# something is missing.
+#
+# Usage: scripts/deps.sh TIER...   (tiers: build host style vm)
+set -euo pipefail
+
+# Packages by tier. Versioned kernel packages are resolved at run time.
+tier_build="build-essential g++ gcc make bc bison flex kmod libelf-dev rsync
+	libssl-dev dwarves binutils python3 linux-headers-amd64"
+tier_host="g++ clang libclang-rt-14-dev libgtest-dev libbenchmark-dev
+	cmake pkg-config"
+tier_style="clang-format perl xz-utils linux-source-6.12"
+tier_vm="qemu-system-x86 busybox-static cpio rdma-core ibverbs-utils
+	rdmacm-utils perftest iproute2 linux-source-6.12"
+
+updated=0
+apt_update() {
+	if [ "$updated" = 0 ]; then
+		apt-get update -qq >/dev/null
+		updated=1
+	fi
+}
+
+installed() {
+	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
+}
+
+# Newest linux-headers-6.12.N+deb12-amd64 in the archive (or installed).
+newest_612_headers() {
+	local pat='^linux-headers-6\.12\.[0-9]+\+deb12-amd64$'
+	local name
+	name=$(apt-cache search --names-only "$pat" 2>/dev/null |
+	       awk '{print $1}' | sort -V | tail -n1)
+	if [ -z "$name" ]; then
+		apt_update
+		name=$(apt-cache search --names-only "$pat" |
+		       awk '{print $1}' | sort -V | tail -n1)
+	fi
+	[ -n "$name" ] || { echo "deps: no 6.12 headers in the archive" >&2; exit 1; }
+	echo "$name"
+}
+
+want=""
+for tier in "$@"; do
+	var="tier_$tier"
+	[ -n "${!var+x}" ] || { echo "deps: unknown tier '$tier'" >&2; exit 2; }
+	want="$want ${!var}"
+	if [ "$tier" = build ] &&
+	   ! ls -d /usr/src/linux-headers-6.12.*+deb12-amd64 >/dev/null 2>&1; then
+		want="$want $(newest_612_headers)"
+	fi
+done
+
+missing=""
+for p in $want; do
+	installed "$p" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+echo "deps: installing$missing" >&2
+apt_update
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	$missing >/dev/null
