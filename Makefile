@@ -5,6 +5,7 @@
 #   make               xiw.ko for the newest Debian 6.12 headers
 #   make KDIR=<tree>   xiw.ko for any other kernel tree (e.g. 6.1 headers)
 #   make check         every test tier; last line "N passed, N failed"
+#   make demo          the two-VM demo (arrives with the VM harness)
 #   make clean
 #
 # Build trees live under build/<kernel release>/ so that builds for several
@@ -26,9 +27,9 @@ KREL = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/
 KCC = $(shell sed -n 's/^CONFIG_CC_VERSION_TEXT="\?\([^ ]*\) .*/\1/p' $(KDIR)/include/config/auto.conf)
 BUILD = $(TOP)/build/$(KREL)
 
-MODULE_SOURCES := Kbuild drivers include scripts/Kbuild.cxx scripts/cxx-object-check.sh
+MODULE_SOURCES := Kbuild drivers include kunit scripts/Kbuild.cxx scripts/cxx-object-check.sh
 
-.PHONY: all module check clean help
+.PHONY: all module check demo clean help
 
 all: module
 	@ln -sf $(patsubst $(TOP)/%,%,$(BUILD))/xiw.ko xiw.ko
@@ -38,11 +39,15 @@ module:
 	@mkdir -p $(BUILD)
 	@rsync -a --delete --exclude='*.o' --exclude='.*.cmd' --exclude='*.ko' \
 		--exclude='*.mod*' --exclude='.*.d' --exclude='*.symvers' \
-		--exclude='modules.order' $(MODULE_SOURCES) $(BUILD)/ --relative
+		--exclude='modules.order' --exclude='*.warnings' $(MODULE_SOURCES) $(BUILD)/ --relative
 	$(MAKE) -C $(KDIR) M=$(BUILD) CC=$(KCC) $(if $(V),V=$(V)) modules
 
 check:
 	@$(TOP)/scripts/check.sh
+
+demo:
+	@echo "make demo: the two-VM demo arrives with the VM harness; see README.md, Status." >&2
+	@exit 1
 
 clean:
 	rm -rf build xiw.ko

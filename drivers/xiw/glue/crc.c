@@ -8,7 +8,10 @@
  * checked once at init so that a driver with a different state layout
  * fails loudly instead of computing wrong CRCs.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <crypto/hash.h>
+#include <kunit/visibility.h>
 #include <linux/err.h>
 #include <linux/module.h>
 
@@ -21,12 +24,12 @@ int xiw_crc_init(void)
 	struct crypto_shash *tfm = crypto_alloc_shash("crc32c", 0, 0);
 
 	if (IS_ERR(tfm)) {
-		pr_err("xiw: no crc32c in the crypto API: %ld\n", PTR_ERR(tfm));
+		pr_err("no crc32c in the crypto API: %ld\n", PTR_ERR(tfm));
 		return PTR_ERR(tfm);
 	}
 	if (crypto_shash_statesize(tfm) != sizeof(u32) ||
 	    crypto_shash_descsize(tfm) != sizeof(u32)) {
-		pr_err("xiw: crc32c driver %s has an unexpected state size\n",
+		pr_err("crc32c driver %s has an unexpected state size\n",
 		       crypto_shash_driver_name(tfm));
 		crypto_free_shash(tfm);
 		return -EINVAL;
@@ -61,5 +64,6 @@ int xiw_crc32c_update(void *ctx, xiw_u32 *state, const void *buf,
 	shash_desc_zero(desc);
 	return rc;
 }
+EXPORT_SYMBOL_IF_KUNIT(xiw_crc32c_update);
 
 MODULE_SOFTDEP("pre: crc32c");

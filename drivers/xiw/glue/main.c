@@ -6,6 +6,8 @@
  * services and has the core check it (CRC32c known answers through the
  * crypto API, startup frame codec round trip) before anything else runs.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/errno.h>
 #include <linux/module.h>
 
@@ -35,20 +37,19 @@ static int __init xiw_init(void)
 		return rc;
 	rc = xiw_core_check_env(&xiw_kernel_env);
 	if (rc) {
-		pr_err("xiw: core self-check failed (%d) with crc32c driver %s\n",
+		pr_err("core self-check failed (%d) with crc32c driver %s\n",
 		       rc, xiw_crc_driver());
 		xiw_crc_exit();
 		return rc;
 	}
-	pr_info("xiw: loaded (crc32c: %s, MPA revisions 1 and 2)\n",
-		xiw_crc_driver());
+	pr_info("loaded (crc32c: %s)\n", xiw_crc_driver());
 	return 0;
 }
 
 static void __exit xiw_exit(void)
 {
 	xiw_crc_exit();
-	pr_info("xiw: unloaded\n");
+	pr_info("unloaded\n");
 }
 
 module_init(xiw_init);
