@@ -6,7 +6,7 @@
 # Runs `apt-get update` at most once per invocation, and only when
 # something is missing.
 #
-# Usage: scripts/deps.sh TIER...   (tiers: build host style vm)
+# Usage: scripts/deps.sh TIER...   (tiers: build host style kbuild vm)
 set -euo pipefail
 
 # Packages by tier. Versioned kernel packages are resolved at run time.
@@ -15,8 +15,11 @@ tier_build="build-essential g++ gcc make bc bison flex kmod libelf-dev rsync
 tier_host="g++ clang libclang-rt-14-dev libgtest-dev libbenchmark-dev
 	cmake pkg-config"
 tier_style="clang-format perl xz-utils linux-source-6.12"
-tier_vm="qemu-system-x86 busybox-static cpio rdma-core ibverbs-utils
-	rdmacm-utils perftest iproute2 linux-source-6.12"
+tier_kbuild="bc bison flex libelf-dev libssl-dev cpio xz-utils kmod
+	linux-source-6.12"
+tier_vm="qemu-system-x86 busybox-static cpio xz-utils zstd kmod rdma-core
+	ibverbs-utils ibverbs-providers rdmacm-utils perftest iproute2
+	iputils-ping"
 
 updated=0
 apt_update() {
@@ -50,6 +53,11 @@ for tier in "$@"; do
 	var="tier_$tier"
 	[ -n "${!var+x}" ] || { echo "deps: unknown tier '$tier'" >&2; exit 2; }
 	want="$want ${!var}"
+	# The stock kernel image that matches the installed 6.12 headers.
+	if [ "$tier" = vm ]; then
+		h=$(ls -d /usr/src/linux-headers-6.12.*+deb12-amd64 2>/dev/null | sort -V | tail -n1)
+		[ -n "$h" ] && want="$want linux-image-${h#/usr/src/linux-headers-}"
+	fi
 	if [ "$tier" = build ] &&
 	   ! ls -d /usr/src/linux-headers-6.12.*+deb12-amd64 >/dev/null 2>&1; then
 		want="$want $(newest_612_headers)"

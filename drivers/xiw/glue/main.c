@@ -42,12 +42,18 @@ static int __init xiw_init(void)
 		xiw_crc_exit();
 		return rc;
 	}
+	rc = xiw_device_init();
+	if (rc) {
+		xiw_crc_exit();
+		return rc;
+	}
 	pr_info("loaded (crc32c: %s)\n", xiw_crc_driver());
 	return 0;
 }
 
 static void __exit xiw_exit(void)
 {
+	xiw_device_exit();
 	xiw_crc_exit();
 	pr_info("unloaded\n");
 }
@@ -57,3 +63,4 @@ module_exit(xiw_exit);
 
 MODULE_DESCRIPTION("xiw: software iWARP RNIC (RDMAP/DDP/MPA over kernel TCP)");
 MODULE_LICENSE("GPL");
+MODULE_ALIAS_RDMA_LINK("xiw");

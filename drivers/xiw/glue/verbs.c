@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ib_device_ops of xiw.
+ *
+ * What is here is what the device can honestly do today: report itself
+ * and its port, hand out user contexts (siw ABI) and protection domains.
+ * Queue pairs, completion queues and memory registration are not built
+ * yet, so the device advertises none (max_qp = 0 and so on) and the kernel
+ * does not offer it to kernel ULPs (ib_core sees the missing verbs). The
+ * iw_cm entry points answer -EOPNOTSUPP so that rdma_cm fails cleanly on
+ * xiw instead of calling through a NULL pointer.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/netdevice.h>
+#include <net/addrconf.h>
+#include <rdma/ib_user_verbs.h>
+#include <rdma/iw_cm.h>
+
+#include "xiw.h"
+
+static int xiw_query_device(struct ib_device *ibdev,
+			    struct ib_device_attr *attr,
+			    struct ib_udata *udata)
+{
+	struct xiw_device *xdev = to_xiw_dev(ibdev);
+
+	if (udata->inlen || udata->outlen)
+		return -EINVAL;
+	memset(attr, 0, sizeof(*attr));
+	attr->vendor_id = XIW_VENDOR_ID;
+	/* `rdma link delete` may remove the device (dealloc_driver is set). */
+	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
+	attr->max_mr_size = 0;
+	attr->page_size_cap = PAGE_SIZE;
+	attr->max_pd = XIW_MAX_PD;
+	addrconf_addr_eui48((u8 *)&attr->sys_image_guid, xdev->raw_gid);
+	return 0;
+}
+
+static int xiw_query_port(struct ib_device *ibdev, u32 port,
+			  struct ib_port_attr *attr)
+{
+	struct net_device *netdev = to_xiw_dev(ibdev)->netdev;
+	bool up;
+	int rc;
+
+	memset(attr, 0, sizeof(*attr));
+	rc = ib_get_eth_speed(ibdev, port, &attr->active_speed,
+			      &attr->active_width);
+	if (rc)
+		return rc;
+	up = netif_running(netdev) && netif_carrier_ok(netdev);
+	attr->phys_state = up ? IB_PORT_PHYS_STATE_LINK_UP :
+				IB_PORT_PHYS_STATE_DISABLED;
+	attr->state = up ? IB_PORT_ACTIVE : IB_PORT_DOWN;
+	attr->max_mtu = ib_mtu_int_to_enum(netdev->max_mtu);
+	attr->active_mtu = ib_mtu_int_to_enum(READ_ONCE(netdev->mtu));
+	attr->gid_tbl_len = 1;
+	attr->pkey_tbl_len = 1;
+	attr->max_msg_sz = -1;
+	attr->port_cap_flags = IB_PORT_CM_SUP | IB_PORT_DEVICE_MGMT_SUP;
+	return 0;
+}
+
+static int xiw_get_port_immutable(struct ib_device *ibdev, u32 port,
+				  struct ib_port_immutable *immutable)
+{
+	immutable->gid_tbl_len = 1;
+	immutable->pkey_tbl_len = 1;
+	immutable->core_cap_flags = RDMA_CORE_PORT_IWARP;
+	return 0;
+}
+
+static int xiw_query_gid(struct ib_device *ibdev, u32 port, int index,
+			 union ib_gid *gid)
+{
+	if (index != 0)
+		return -EINVAL;
+	memset(gid, 0, sizeof(*gid));
+	memcpy(gid->raw, to_xiw_dev(ibdev)->raw_gid, ETH_ALEN);
+	return 0;
+}
+
+static int xiw_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
+			  u16 *pkey)
+{
+	if (index != 0)
+		return -EINVAL;
+	*pkey = 0xffff;
+	return 0;
+}
+
+static int xiw_alloc_ucontext(struct ib_ucontext *uctx, struct ib_udata *udata)
+{
+	struct siw_uresp_alloc_ctx uresp = {};
+
+	if (udata->outlen < sizeof(uresp))
+		return -EINVAL;
+	return ib_copy_to_udata(udata, &uresp, sizeof(uresp));
+}
+
+static void xiw_dealloc_ucontext(struct ib_ucontext *uctx)
+{
+}
+
+static int xiw_alloc_pd(struct ib_pd *pd, struct ib_udata *udata)
+{
+	struct xiw_device *xdev = to_xiw_dev(pd->device);
+
+	if (atomic_inc_return(&xdev->num_pd) > XIW_MAX_PD) {
+		atomic_dec(&xdev->num_pd);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int xiw_dealloc_pd(struct ib_pd *pd, struct ib_udata *udata)
+{
+	atomic_dec(&to_xiw_dev(pd->device)->num_pd);
+	return 0;
+}
+
+/* The connection manager is not built yet: refuse, never crash. */
+static int xiw_iw_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p)
+{
+	return -EOPNOTSUPP;
+}
+
+static int xiw_iw_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
+{
+	return -EOPNOTSUPP;
+}
+
+static int xiw_iw_reject(struct iw_cm_id *id, const void *pdata, u8 len)
+{
+	return -EOPNOTSUPP;
+}
+
+static int xiw_iw_create_listen(struct iw_cm_id *id, int backlog)
+{
+	return -EOPNOTSUPP;
+}
+
+static int xiw_iw_destroy_listen(struct iw_cm_id *id)
+{
+	return 0;
+}
+
+static void xiw_iw_add_ref(struct ib_qp *qp)
+{
+}
+
+static void xiw_iw_rem_ref(struct ib_qp *qp)
+{
+}
+
+static struct ib_qp *xiw_iw_get_qp(struct ib_device *ibdev, int qpn)
+{
+	return NULL;
+}
+
+const struct ib_device_ops xiw_verbs_ops = {
+	.query_device = xiw_query_device,
+	.query_port = xiw_query_port,
+	.get_port_immutable = xiw_get_port_immutable,
+	.query_gid = xiw_query_gid,
+	.query_pkey = xiw_query_pkey,
+	.alloc_ucontext = xiw_alloc_ucontext,
+	.dealloc_ucontext = xiw_dealloc_ucontext,
+	.alloc_pd = xiw_alloc_pd,
+	.dealloc_pd = xiw_dealloc_pd,
+	.iw_connect = xiw_iw_connect,
+	.iw_accept = xiw_iw_accept,
+	.iw_reject = xiw_iw_reject,
+	.iw_create_listen = xiw_iw_create_listen,
+	.iw_destroy_listen = xiw_iw_destroy_listen,
+	.iw_add_ref = xiw_iw_add_ref,
+	.iw_rem_ref = xiw_iw_rem_ref,
+	.iw_get_qp = xiw_iw_get_qp,
+
+	INIT_RDMA_OBJ_SIZE(ib_pd, xiw_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_ucontext, xiw_ucontext, ibuctx),
+};

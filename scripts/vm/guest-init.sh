@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# PID 1 inside a harness VM. The root is the host's / over 9p, read-only;
+# the run's shared directory is the 9p tag "xiwout". Sets up writable
+# paths, the network and the kernel's modules, runs the test scripts named
+# in run.env (TESTS) one after the other, saves the kernel log and the
+# kmemleak report, marks the run done and powers off.
+PATH=/usr/sbin:/usr/bin:/sbin:/bin
+HOME=/tmp
+export PATH HOME
+
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev 2>/dev/null
+mkdir -p /dev/pts /dev/shm && mount -t devpts devpts /dev/pts && mount -t tmpfs tmpfs /dev/shm
+for d in /tmp /run /var/tmp /var/lib /var/log /mnt; do mount -t tmpfs tmpfs "$d"; done
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mkdir -p /tmp/share
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=none xiwout /tmp/share
+
+# Power off. PID 1 must not exit meanwhile (that panics the kernel), and
+# must not exec anything: the 9p root goes away under it.
+halt() {
+	sync
+	echo o > /proc/sysrq-trigger
+	while :; do :; done
+}
+
+. /tmp/share/run.env || halt
+VM_IDX=0
+for arg in $(cat /proc/cmdline); do
+	case $arg in xiw.vm=*) VM_IDX=${arg#xiw.vm=} ;; esac
+done
+OUT=/tmp/share/vm$VM_IDX
+mkdir -p "$OUT"
+export VM_IDX OUT VM_COUNT XIW_TOP XIW_KO XIW_KUNIT_KO SIW_KO KERNEL_KIND TESTS
+
+# A kernel whose modules are not under the host's /lib/modules (the debug
+# kernel) brings them in its cache: lay them over /lib/modules.
+rel=$(uname -r)
+if [ -n "$MODULES_DIR" ]; then
+	mount -t tmpfs tmpfs /lib/modules
+	mkdir -p "/lib/modules/$rel"
+	mount --bind "$MODULES_DIR/lib/modules/$rel" "/lib/modules/$rel"
+fi
+
+hostname "vm$VM_IDX"
+modprobe virtio_net 2>/dev/null
+ip link set lo up
+ip link set eth0 up
+MY_IP=10.77.0.$((VM_IDX + 1))
+ip addr add "$MY_IP/24" dev eth0
+export MY_IP
+
+# Leaks from boot are not ours: start the tests with a clean kmemleak list.
+kmemleak=/sys/kernel/debug/kmemleak
+[ -w $kmemleak ] && echo scan > $kmemleak && echo clear > $kmemleak
+
+cd /tmp
+for TEST in $TESTS; do
+	export TEST
+	echo "xiw-harness: vm$VM_IDX kernel $rel running $TEST" > /dev/kmsg
+	timeout "$TEST_TIMEOUT" sh "$XIW_TOP/scripts/vm/tests/$TEST.sh" \
+		> "$OUT/$TEST.log" 2>&1
+	rc=$?
+	echo "$TEST exited $rc" >> "$OUT/exits"
+	# A test killed by its time limit must not pass by losing its results.
+	[ $rc = 124 ] && echo "FAIL $TEST/timed-out" >> "$OUT/results"
+done
+
+# kmemleak reports an object once it has stayed unreferenced across scans.
+if [ -w $kmemleak ]; then
+	echo scan > $kmemleak
+	sleep 6
+	echo scan > $kmemleak
+	cat $kmemleak > "$OUT/kmemleak"
+fi
+dmesg > "$OUT/dmesg"
+echo "xiw-harness: vm$VM_IDX done" > /dev/kmsg
+touch "$OUT/done"
+halt

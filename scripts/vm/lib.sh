@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Sourced by the test scripts in scripts/vm/tests/ inside a VM.
+# Environment: VM_IDX, VM_COUNT, MY_IP, OUT (this VM's result directory),
+# XIW_TOP, XIW_KO, XIW_KUNIT_KO, SIW_KO, KERNEL_KIND (stock or debug).
+
+PEER_IP=10.77.0.$(( (VM_IDX + 1) % VM_COUNT + 1 ))
+SYNC=$OUT/../sync
+mkdir -p "$SYNC"
+
+# check NAME CMD...: run CMD, record "PASS TEST/NAME" or "FAIL TEST/NAME".
+check() {
+	name=$TEST/$1
+	shift
+	echo "=== $name: $*"
+	if "$@"; then
+		echo "PASS $name" >> "$OUT/results"
+		return 0
+	fi
+	echo "FAIL $name" >> "$OUT/results"
+	echo "=== $name: FAILED"
+	return 1
+}
+
+# barrier NAME [TIMEOUT]: wait until every VM has reached NAME.
+barrier() {
+	touch "$SYNC/$TEST.$1.$VM_IDX"
+	left=${2:-120}
+	while [ "$(ls "$SYNC" | grep -c "^$TEST\.$1\.")" -lt "$VM_COUNT" ]; do
+		left=$((left - 1))
+		[ $left -gt 0 ] || { echo "barrier $1: timed out"; return 1; }
+		sleep 1
+	done
+}
+
+# retry TRIES CMD...: run CMD until it succeeds, a second apart.
+retry() {
+	tries=$1
+	shift
+	while ! "$@"; do
+		tries=$((tries - 1))
+		[ $tries -gt 0 ] || return 1
+		sleep 1
+	done
+}
+
+# in_dmesg PATTERN: the kernel log has a line matching PATTERN.
+in_dmesg() { dmesg | grep -qE "$1"; }
+
+# load_module KO: insmod an out-of-tree module after modprobing what it
+# depends on (insmod does not resolve dependencies).
+load_module() {
+	for dep in $(modinfo -F depends "$1" | tr ',' ' '); do
+		modprobe "$dep" || return 1
+	done
+	insmod "$1"
+}

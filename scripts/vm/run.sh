@@ -1,0 +1,146 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot harness VMs, run test scripts in them, collect per-case results.
+#
+#   run.sh --kernel stock|debug --tests "selftest kunit" [--vms 2]
+#          [--timeout SECONDS] [--out DIR] [--results FILE]
+#
+# Topology (see Documentation/testing.rst): each VM has one vCPU under QEMU
+# TCG, the host's / as a read-only 9p root, a writable 9p share for results
+# and one virtio-net NIC; two VMs are joined by a QEMU socket pair on
+# 127.0.0.1 and get 10.77.0.1 and 10.77.0.2.
+#
+# Appends one line per case to FILE: "PASS|FAIL vm-<kernel>/<test>/<case>",
+# plus per VM "clean-exit" (the VM ran every test and powered off in time)
+# and "kernel-log" (no WARN, BUG, Oops, KASAN, lockdep, kmemleak, hung task
+# or Call Trace in its console or kernel log). Never leaves QEMU behind.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+
+kind=stock tests=selftest vms=2 timeout=600 out="" results=/dev/stdout
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kind=$2; shift 2 ;;
+	--tests) tests=$2; shift 2 ;;
+	--vms) vms=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--results) results=$2; shift 2 ;;
+	*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+case $vms in 1|2) ;; *) echo "run.sh: --vms must be 1 or 2" >&2; exit 2 ;; esac
+[ -n "$out" ] || out=$top/build/vm/$kind
+mkdir -p "$(dirname "$out")"
+"$top/scripts/deps.sh" build kbuild vm >&2 || exit 1
+
+# ---- kernel, initramfs, modules ------------------------------------------
+case $kind in
+stock)
+	kdir=$(ls -d /usr/src/linux-headers-6.12.*+deb12-amd64 | sort -V | tail -n1)
+	rel=$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' "$kdir/include/generated/utsrelease.h")
+	kernel=/boot/vmlinuz-$rel
+	initrd=$("$here/initramfs.sh" "$rel") || exit 1
+	modules_dir=""
+	;;
+debug)
+	d=$("$here/debug-kernel.sh") || exit 1
+	kdir=$d/build rel=$(cat "$d/release") kernel=$d/bzImage initrd="" modules_dir=$d/modules
+	;;
+*) echo "run.sh: --kernel is stock or debug" >&2; exit 2 ;;
+esac
+
+make -C "$top" module KDIR="$kdir" >"$out.xiw-build.log" 2>&1 ||
+	{ tail -n 20 "$out.xiw-build.log" >&2; exit 1; }
+siw_ko=$("$here/siw.sh" "$kdir") || exit 1
+
+# ---- the run's shared directory ------------------------------------------
+rm -rf "$out" && mkdir -p "$out/share"
+cat > "$out/share/run.env" <<EOV
+TESTS="$tests"
+TEST_TIMEOUT=$((timeout - 30))
+VM_COUNT=$vms
+KERNEL_KIND=$kind
+XIW_TOP=$top
+XIW_KO=$top/build/$rel/xiw.ko
+XIW_KUNIT_KO=$top/build/$rel/kunit/xiw_kunit.ko
+SIW_KO=$siw_ko
+MODULES_DIR=$modules_dir
+EOV
+
+# ---- boot ----------------------------------------------------------------
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+	wait 2>/dev/null
+}
+trap cleanup EXIT INT TERM
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+boot_vm() {	# index netdev-mode
+	local i=$1 init=$top/scripts/vm/guest-init.sh append
+	append="console=ttyS0 panic=-1 xiw.vm=$i xiw.init=$init"
+	append="$append root=host0 rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=512000 ro"
+	[ -z "$initrd" ] && append="$append init=$init"
+	timeout --kill-after=10 "$timeout" qemu-system-x86_64 -accel tcg -cpu max -m 2G -smp 1 \
+		-display none -monitor none -no-reboot \
+		-serial "file:$out/vm$i.console" \
+		-kernel "$kernel" ${initrd:+-initrd "$initrd"} -append "$append" \
+		-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap \
+		-device virtio-9p-pci,fsdev=root,mount_tag=host0 \
+		-fsdev local,id=share,path="$out/share",security_model=none,multidevs=remap \
+		-device virtio-9p-pci,fsdev=share,mount_tag=xiwout \
+		-netdev "socket,id=n0,$2" \
+		-device virtio-net-pci,netdev=n0,mac=52:54:00:77:00:0$((i + 1)) \
+		>"$out/vm$i.qemu.log" 2>&1 &
+	pids+=($!)
+}
+t0=$SECONDS
+boot_vm 0 "listen=127.0.0.1:$port"
+if [ "$vms" = 2 ]; then
+	for _ in $(seq 50); do
+		ss -ltn "sport = :$port" | grep -q LISTEN && break
+		sleep 0.1
+	done
+	boot_vm 1 "connect=127.0.0.1:$port"
+fi
+for p in "${pids[@]}"; do wait "$p"; done
+pids=()
+echo "  (vm-$kind [$tests]: $((SECONDS - t0)) s)" >&2
+
+# ---- results -------------------------------------------------------------
+# Kernel log lines that fail a run. Boot lines merely mentioning lockdep
+# ("RCU lockdep checking is enabled") are not splats and do not match.
+bad='WARNING:|-----------\[ cut here \]|BUG:|BUG |Oops|KASAN|UBSAN:|general protection|Call Trace:|'
+bad+='possible (circular|recursive) locking|inconsistent lock state|DEBUG_LOCKS_WARN_ON|'
+bad+='suspicious RCU usage|blocked for more than|soft lockup|self-detected stall|'
+bad+='unreferenced object|suspected memory leak|Kernel panic|refcount_t:|list_(add|del) corruption'
+prefix=vm-$kind
+rc=0
+for i in $(seq 0 $((vms - 1))); do
+	d=$out/share/vm$i
+	case " $tests " in *" kunit "*)
+		[ "$i" = 0 ] && "$here/ktap.sh" "$d/dmesg" "$prefix/kunit" >> "$results" 2>/dev/null
+	esac
+	[ -f "$d/results" ] && sed "s#^\(PASS\|FAIL\|SKIP\) #\1 $prefix/vm$i/#" "$d/results" >> "$results"
+	grep -q '^FAIL' "$d/results" 2>/dev/null && rc=1
+	if [ -f "$d/done" ]; then
+		echo "PASS $prefix/vm$i/clean-exit" >> "$results"
+	else
+		echo "FAIL $prefix/vm$i/clean-exit" >> "$results"; rc=1
+		echo "vm$i did not finish; console tail:" >&2
+		tail -n 40 "$out/vm$i.console" >&2
+	fi
+	logs=()
+	for f in "$out/vm$i.console" "$d/dmesg" "$d/kmemleak"; do [ -f "$f" ] && logs+=("$f"); done
+	if grep -E -B2 -A20 "$bad" "${logs[@]}" > "$out/vm$i.badlog"; then
+		echo "FAIL $prefix/vm$i/kernel-log" >> "$results"; rc=1
+		echo "vm$i kernel log:" >&2
+		head -n 60 "$out/vm$i.badlog" >&2
+	else
+		echo "PASS $prefix/vm$i/kernel-log" >> "$results"
+	fi
+done
+exit $rc

@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Harness self-test, in every VM of a two-VM run:
+# - xiw loads (its core self-check passes in this kernel), creates xiw0 on
+#   the VM's NIC, is listed by `rdma link` and `ibv_devices`, and unloads
+#   cleanly;
+# - upstream siw between the two VMs passes `rping -V`, which proves the
+#   topology independently of xiw.
+. "$XIW_TOP/scripts/vm/lib.sh"
+
+xiw_loads() {
+	modprobe crc32c && modprobe ib_uverbs &&
+	load_module "$XIW_KO" && in_dmesg 'xiw: loaded \(crc32c: '
+}
+xiw_link_add() { rdma link add xiw0 type xiw netdev eth0; }
+xiw_listed() {
+	rdma link show | tee /dev/stderr | grep -q '^link xiw0/1 .*netdev eth0' &&
+	ibv_devices | tee /dev/stderr | grep -qw xiw0
+}
+# Through uverbs: alloc_ucontext (siw ABI), query_device, query_port.
+xiw_devinfo() {
+	ibv_devinfo -d xiw0 | tee /dev/stderr | grep -q 'transport:.*iWARP' &&
+	ibv_devinfo -d xiw0 | grep -q 'state:.*PORT_ACTIVE'
+}
+xiw_link_delete() { rdma link delete xiw0 && ! rdma link show | grep -q xiw0; }
+# A device whose net_device goes away goes with it.
+xiw_netdev_gone() {
+	ip link add xv0 type veth peer name xv1 &&
+	rdma link add xiwv type xiw netdev xv0 &&
+	rdma link show | grep -q '^link xiwv/1 ' &&
+	ip link delete xv0 &&
+	retry 10 sh -c '! rdma link show | grep -q xiwv'
+}
+xiw_unloads() { rmmod xiw && ! grep -q '^xiw ' /proc/modules && in_dmesg 'xiw: unloaded'; }
+
+check xiw-load xiw_loads
+check xiw-link-add xiw_link_add
+check xiw-listed xiw_listed
+check xiw-devinfo xiw_devinfo
+check xiw-link-delete xiw_link_delete
+check xiw-netdev-gone xiw_netdev_gone
+check xiw-unload xiw_unloads
+
+siw_up() {
+	modprobe rdma_ucm && load_module "$SIW_KO" &&
+	rdma link add siw0 type siw netdev eth0 &&
+	rdma link show | grep -q '^link siw0/1 '
+}
+net_up() { retry 10 ping -c 1 -W 2 "$PEER_IP" >/dev/null; }
+rping_server() { timeout 120 rping -s -a "$MY_IP" -V -C 20 -S 4096; }
+# The server may not listen yet when the barrier opens: retry refusals.
+rping_client() { sleep 2; retry 10 timeout 60 rping -c -a "$PEER_IP" -V -C 20 -S 4096; }
+siw_down() { rdma link delete siw0 && rmmod siw; }
+
+check net-up net_up
+check siw-up siw_up
+barrier siw-up
+if [ "$VM_IDX" = 0 ]; then
+	check siw-rping-server rping_server
+else
+	check siw-rping-client rping_client
+fi
+barrier rping-done
+check siw-down siw_down
