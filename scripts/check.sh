@@ -8,7 +8,8 @@
 #
 # Tiers: build (6.12 and 6.1 modules), guard (the C++ object rule refuses
 # runtime leftovers), host (GoogleTest, ASan+UBSan), style (checkpatch on
-# the C glue, clang-format on the C++ core).
+# the C glue, clang-format on the C++ core), vm (self-tests and KUnit in
+# two-VM runs on the stock and the debug kernel).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -127,6 +128,27 @@ for f in $(find drivers/xiw/core userspace-tests -name '*.cpp' -o -name '*.h' | 
 	case_result "style/clang-format:$f" $rc
 done
 echo "  (style tier: $((SECONDS - t0)) s)" >&2
+
+# ---- tier: vm -------------------------------------------------------------
+# Two VMs per kernel (scripts/vm/run.sh): the Debian stock kernel users run,
+# and the debug kernel (KUnit, KASAN, lockdep, kmemleak) built and cached
+# by scripts/vm/debug-kernel.sh.
+vm_tier() {	# kind tests timeout
+	local before after rc
+	before=$(wc -l < "$results")
+	scripts/vm/run.sh --kernel "$1" --tests "$2" --timeout "$3" \
+		--out "$out/vm-$1" --results "$results"
+	rc=$?
+	after=$(wc -l < "$results")
+	# A harness that could not even boot must not pass by reporting nothing.
+	[ "$after" -gt "$before" ] || fail "vm-$1/harness"
+	[ $rc = 0 ] || echo "  (vm-$1: run.sh exited $rc)" >&2
+	sed -n "$((before + 1)),\$p" "$results"
+}
+t0=$SECONDS
+vm_tier stock selftest 400
+vm_tier debug "kunit selftest" 900
+echo "  (vm tier: $((SECONDS - t0)) s)" >&2
 
 # ---- summary --------------------------------------------------------------
 p=$(grep -c '^PASS' "$results")

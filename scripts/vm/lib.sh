@@ -48,10 +48,11 @@ retry() {
 in_dmesg() { dmesg | grep -qE "$1"; }
 
 # load_module KO: insmod an out-of-tree module after modprobing what it
-# depends on (insmod does not resolve dependencies).
+# depends on (insmod does not resolve dependencies). Out-of-tree
+# dependencies, which modprobe cannot find, must be loaded first.
 load_module() {
 	for dep in $(modinfo -F depends "$1" | tr ',' ' '); do
-		modprobe "$dep" || return 1
+		grep -q "^$dep " /proc/modules || modprobe "$dep" || return 1
 	done
 	insmod "$1"
 }
