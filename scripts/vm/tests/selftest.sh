@@ -50,7 +50,17 @@ net_up() { retry 10 ping -c 1 -W 2 "$PEER_IP" >/dev/null; }
 rping_server() { timeout 120 rping -s -a "$MY_IP" -V -C 20 -S 4096; }
 # The server may not listen yet when the barrier opens: retry refusals.
 rping_client() { sleep 2; retry 10 timeout 60 rping -c -a "$PEER_IP" -V -C 20 -S 4096; }
+# Coexistence (README): xiw beside siw on one net_device, and siw's module
+# exit removing xiw's devices too (it unregisters by driver id).
+xiw_beside_siw() {
+	load_module "$XIW_KO" &&
+	rdma link add xiw0 type xiw netdev eth0 &&
+	rdma link show | grep -q '^link xiw0/1 ' &&
+	rdma link show | grep -q '^link siw0/1 '
+}
+siw_refuses_netdev_with_xiw() { ! rdma link add siw1 type siw netdev eth0; }
 siw_down() { rdma link delete siw0 && rmmod siw; }
+xiw_gone_with_siw() { ! rdma link show | grep -q xiw0; }
 
 check net-up net_up
 check siw-up siw_up
@@ -61,4 +71,8 @@ else
 	check siw-rping-client rping_client
 fi
 barrier rping-done
+check coexist-xiw-beside-siw xiw_beside_siw
+check coexist-siw-refuses siw_refuses_netdev_with_xiw
 check siw-down siw_down
+check coexist-siw-exit-took-xiw xiw_gone_with_siw
+check coexist-xiw-unload xiw_unloads
