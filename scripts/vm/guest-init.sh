@@ -14,10 +14,14 @@ mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev 2>/dev/null
 mkdir -p /dev/pts /dev/shm && mount -t devpts devpts /dev/pts && mount -t tmpfs tmpfs /dev/shm
-for d in /tmp /run /var/tmp /var/lib /var/log /mnt; do mount -t tmpfs tmpfs "$d"; done
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
-mkdir -p /tmp/share
-mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=none xiwout /tmp/share
+# The host's / stays reachable at /run/host even where tmpfs covers it
+# below (a checkout under /tmp, say); paths in run.env are the host's.
+mount -t tmpfs tmpfs /run
+mkdir -p /run/host /run/share
+mount --bind / /run/host
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=none xiwout /run/share
+for d in /tmp /var/tmp /var/lib /var/log /mnt; do mount -t tmpfs tmpfs "$d"; done
 
 # Power off. PID 1 must not exit meanwhile (that panics the kernel), and
 # must not exec anything: the 9p root goes away under it.
@@ -27,12 +31,16 @@ halt() {
 	while :; do :; done
 }
 
-. /tmp/share/run.env || halt
+. /run/share/run.env || halt
+for var in XIW_TOP XIW_KO XIW_KUNIT_KO SIW_KO MODULES_DIR; do
+	eval "path=\$$var"
+	[ -n "$path" ] && eval "$var=/run/host\$path"
+done
 VM_IDX=0
 for arg in $(cat /proc/cmdline); do
 	case $arg in xiw.vm=*) VM_IDX=${arg#xiw.vm=} ;; esac
 done
-OUT=/tmp/share/vm$VM_IDX
+OUT=/run/share/vm$VM_IDX
 mkdir -p "$OUT"
 export VM_IDX OUT VM_COUNT XIW_TOP XIW_KO XIW_KUNIT_KO SIW_KO KERNEL_KIND TESTS
 
@@ -57,16 +65,28 @@ export MY_IP
 kmemleak=/sys/kernel/debug/kmemleak
 [ -w $kmemleak ] && echo scan > $kmemleak && echo clear > $kmemleak
 
+# A test script records its cases with check (lib.sh). It exits 0 or 1
+# (some check failed, already recorded), or 77 when it has nothing to do
+# on this VM. Anything else, or no case recorded, fails the test here, so
+# a script that cannot run never passes by saying nothing.
 cd /tmp
+touch "$OUT/results"
 for TEST in $TESTS; do
 	export TEST
 	echo "xiw-harness: vm$VM_IDX kernel $rel running $TEST" > /dev/kmsg
+	before=$(grep -c "^[A-Z]* $TEST/" "$OUT/results")
 	timeout "$TEST_TIMEOUT" sh "$XIW_TOP/scripts/vm/tests/$TEST.sh" \
 		> "$OUT/$TEST.log" 2>&1
 	rc=$?
+	after=$(grep -c "^[A-Z]* $TEST/" "$OUT/results")
 	echo "$TEST exited $rc" >> "$OUT/exits"
-	# A test killed by its time limit must not pass by losing its results.
-	[ $rc = 124 ] && echo "FAIL $TEST/timed-out" >> "$OUT/results"
+	case $rc in
+	0|1) [ "$after" -gt "$before" ] ||
+		echo "FAIL $TEST/no-results" >> "$OUT/results" ;;
+	77) ;;
+	124) echo "FAIL $TEST/timed-out" >> "$OUT/results" ;;
+	*) echo "FAIL $TEST/exit-$rc" >> "$OUT/results" ;;
+	esac
 done
 
 # kmemleak reports an object once it has stayed unreferenced across scans.

@@ -72,8 +72,12 @@ EOV
 
 # ---- boot ----------------------------------------------------------------
 pids=()
+# timeout(1) passes TERM on to its QEMU; anything still alive after that
+# is found by the share path on its command line and killed.
 cleanup() {
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+	for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null; done
+	sleep 1
+	pkill -9 -f "path=$out/share," 2>/dev/null
 	wait 2>/dev/null
 }
 trap cleanup EXIT INT TERM
