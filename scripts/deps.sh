@@ -72,5 +72,12 @@ done
 
 echo "deps: installing$missing" >&2
 apt_update
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-	$missing >/dev/null
+log=$(mktemp)
+if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	--no-install-recommends $missing >"$log" 2>&1; then
+	cat "$log" >&2
+	rm -f "$log"
+	echo "deps: apt-get install failed" >&2
+	exit 1
+fi
+rm -f "$log"

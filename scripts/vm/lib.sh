@@ -25,7 +25,7 @@ check() {
 # barrier NAME [TIMEOUT]: wait until every VM has reached NAME.
 barrier() {
 	touch "$SYNC/$TEST.$1.$VM_IDX"
-	left=${2:-120}
+	left=${2:-300}
 	while [ "$(ls "$SYNC" | grep -c "^$TEST\.$1\.")" -lt "$VM_COUNT" ]; do
 		left=$((left - 1))
 		[ $left -gt 0 ] || { echo "barrier $1: timed out"; return 1; }
