@@ -9,7 +9,7 @@
 #   make clean
 #
 # Build trees live under build/<kernel release>/ so that builds for several
-# kernels never share objects; xiw.ko at the top is the default kernel's.
+# kernels never share objects; ./xiw.ko links to the last build.
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
@@ -20,11 +20,11 @@ ifeq ($(filter clean help,$(MAKECMDGOALS)),)
 $(shell $(DEPS) build >&2)
 endif
 
-KDIR_612 := $(lastword $(sort $(wildcard /usr/src/linux-headers-6.12.*+deb12-amd64)))
-KDIR ?= $(KDIR_612)
-KREL = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h)
+KINFO := $(TOP)/scripts/kernel.sh
+KDIR ?= $(shell $(KINFO) headers-6.12)
+KREL = $(shell $(KINFO) release $(KDIR))
 # The compiler the kernel was built with, from its config.
-KCC = $(shell sed -n 's/^CONFIG_CC_VERSION_TEXT="\?\([^ ]*\) .*/\1/p' $(KDIR)/include/config/auto.conf)
+KCC = $(shell $(KINFO) cc $(KDIR))
 BUILD = $(TOP)/build/$(KREL)
 
 MODULE_SOURCES := Kbuild drivers include kunit scripts/Kbuild.cxx scripts/cxx-object-check.sh

@@ -25,10 +25,10 @@ case_result() { if [ "$2" = 0 ]; then pass "$1"; else fail "$1"; fi; }
 
 scripts/deps.sh build host style >&2 || { fail deps/install; }
 
-kdir_612=$(ls -d /usr/src/linux-headers-6.12.*+deb12-amd64 | sort -V | tail -n1)
-kdir_61=$(ls -d /usr/src/linux-headers-6.1.*-amd64 | sort -V | tail -n1)
-krel() { sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' "$1/include/generated/utsrelease.h"; }
-kcc() { sed -n 's/^CONFIG_CC_VERSION_TEXT="\?\([^ ]*\) .*/\1/p' "$1/include/config/auto.conf"; }
+kdir_612=$(scripts/kernel.sh headers-6.12)
+kdir_61=$(scripts/kernel.sh headers-6.1)
+krel() { scripts/kernel.sh release "$1"; }
+kcc() { scripts/kernel.sh cc "$1"; }
 
 # ---- tier: build ----------------------------------------------------------
 build_module() {	# name kdir

@@ -55,11 +55,11 @@ for tier in "$@"; do
 	want="$want ${!var}"
 	# The stock kernel image that matches the installed 6.12 headers.
 	if [ "$tier" = vm ]; then
-		h=$(ls -d /usr/src/linux-headers-6.12.*+deb12-amd64 2>/dev/null | sort -V | tail -n1)
+		h=$("$(dirname "$0")/kernel.sh" headers-6.12 || true)
 		[ -n "$h" ] && want="$want linux-image-${h#/usr/src/linux-headers-}"
 	fi
 	if [ "$tier" = build ] &&
-	   ! ls -d /usr/src/linux-headers-6.12.*+deb12-amd64 >/dev/null 2>&1; then
+	   [ -z "$("$(dirname "$0")/kernel.sh" headers-6.12 || true)" ]; then
 		want="$want $(newest_612_headers)"
 	fi
 done

@@ -39,8 +39,8 @@ mkdir -p "$(dirname "$out")"
 # ---- kernel, initramfs, modules ------------------------------------------
 case $kind in
 stock)
-	kdir=$(ls -d /usr/src/linux-headers-6.12.*+deb12-amd64 | sort -V | tail -n1)
-	rel=$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' "$kdir/include/generated/utsrelease.h")
+	kdir=$("$top/scripts/kernel.sh" headers-6.12)
+	rel=$("$top/scripts/kernel.sh" release "$kdir")
 	kernel=/boot/vmlinuz-$rel
 	initrd=$("$here/initramfs.sh" "$rel") || exit 1
 	modules_dir=""

@@ -12,7 +12,7 @@ kdir=$1
 top=$(cd "$(dirname "$0")/../.." && pwd)
 "$top/scripts/deps.sh" kbuild >&2
 
-rel=$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' "$kdir/include/generated/utsrelease.h")
+rel=$("$top/scripts/kernel.sh" release "$kdir")
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.12)
 key=$( (echo "$srcver"; cat "$0") | sha256sum | cut -c1-12)
 out="${XDG_CACHE_HOME:-$HOME/.cache}/xiw/siw-$rel-$key"
@@ -26,7 +26,7 @@ obj-m := siw.o
 siw-y := siw_cm.o siw_cq.o siw_main.o siw_mem.o siw_qp.o siw_qp_rx.o \
 	 siw_qp_tx.o siw_verbs.o
 EOK
-cc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\?\([^ ]*\) .*/\1/p' "$kdir/include/config/auto.conf")
+cc=$("$top/scripts/kernel.sh" cc "$kdir")
 make -C "$kdir" M="$out" CC="$cc" modules >"$out/build.log" 2>&1 ||
 	{ tail -n 20 "$out/build.log" >&2; exit 1; }
 echo "$out/siw.ko"
