@@ -48,9 +48,10 @@ extern "C" int xiw_mpa_decode(const void* buf, xiw_size len, xiw_u8 expect, stru
   f->type = static_cast<xiw_u8>(frame.type);
   f->flags = frame.flags.bits();
   f->rev = frame.rev;
-  f->ctrl = frame.is_enhanced() ? frame.enhanced.ctrl : 0;
-  f->ird = frame.is_enhanced() ? frame.enhanced.ird : 0;
-  f->ord = frame.is_enhanced() ? frame.enhanced.ord : 0;
+  // decode() leaves the enhanced data zero unless S was set.
+  f->ctrl = frame.enhanced.ctrl;
+  f->ird = frame.enhanced.ird;
+  f->ord = frame.enhanced.ord;
   f->pd_len = static_cast<xiw_u16>(frame.private_data.size());
   f->pd_off = static_cast<xiw_u16>(frame.private_data.data() - in.data());
   return 0;
