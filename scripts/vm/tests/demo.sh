@@ -13,7 +13,7 @@ show() {
 }
 
 say "== vm$VM_IDX ($MY_IP), kernel $(uname -r)"
-modprobe crc32c && modprobe ib_uverbs && load_module "$XIW_KO"
+load_xiw
 check demo-load in_dmesg 'xiw: loaded'
 say "xiw.ko loaded; its core checked itself in this kernel:"
 dmesg | grep -E 'xiw: (loaded|core)' | sed 's/^\[[^]]*\] /  /' >> "$report"

@@ -7,7 +7,7 @@
 [ "$VM_IDX" = 0 ] || exit 77	# nothing to do on the other VM
 
 kunit_runs() {
-	modprobe crc32c && load_module "$XIW_KO" && load_module "$XIW_KUNIT_KO" &&
+	load_xiw && load_module "$XIW_KUNIT_KO" &&
 	in_dmesg '# Subtest: xiw_'
 }
 kunit_unloads() { rmmod xiw_kunit && rmmod xiw; }

@@ -9,8 +9,7 @@
 . "$XIW_TOP/scripts/vm/lib.sh"
 
 xiw_loads() {
-	modprobe crc32c && modprobe ib_uverbs &&
-	load_module "$XIW_KO" && in_dmesg 'xiw: loaded \(crc32c: '
+	load_xiw && in_dmesg 'xiw: loaded \(crc32c: '
 }
 xiw_link_add() { rdma link add xiw0 type xiw netdev eth0; }
 xiw_listed() {
@@ -19,8 +18,9 @@ xiw_listed() {
 }
 # Through uverbs: alloc_ucontext (siw ABI), query_device, query_port.
 xiw_devinfo() {
-	ibv_devinfo -d xiw0 | tee /dev/stderr | grep -q 'transport:.*iWARP' &&
-	ibv_devinfo -d xiw0 | grep -q 'state:.*PORT_ACTIVE'
+	info=$(ibv_devinfo -d xiw0) && echo "$info" &&
+	echo "$info" | grep -q 'transport:.*iWARP' &&
+	echo "$info" | grep -q 'state:.*PORT_ACTIVE'
 }
 xiw_link_delete() { rdma link delete xiw0 && ! rdma link show | grep -q xiw0; }
 # A device whose net_device goes away goes with it.
@@ -53,7 +53,7 @@ rping_client() { sleep 2; retry 10 timeout 60 rping -c -a "$PEER_IP" -V -C 20 -S
 # Coexistence (README): xiw beside siw on one net_device, and siw's module
 # exit removing xiw's devices too (it unregisters by driver id).
 xiw_beside_siw() {
-	load_module "$XIW_KO" &&
+	load_xiw &&
 	rdma link add xiw0 type xiw netdev eth0 &&
 	rdma link show | grep -q '^link xiw0/1 ' &&
 	rdma link show | grep -q '^link siw0/1 '
