@@ -42,6 +42,20 @@
 #define XIW_MPA_CTRL_C		0x04	/* zero-length RDMA WRITE RTR */
 #define XIW_MPA_CTRL_D		0x08	/* zero-length RDMA READ RTR */
 
+/*
+ * MPA errors in a TERMINATE: Layer 2 (LLP), Error Type 0 (MPA), and the
+ * codes of RFC 5044 section 8 (1-4) and RFC 6581 section 8 (5-7).
+ */
+#define XIW_TERM_LAYER_LLP	2
+#define XIW_TERM_ETYPE_MPA	0
+#define XIW_MPA_ERR_LLP_LOST	1	/* TCP connection closed or lost */
+#define XIW_MPA_ERR_CRC		2	/* CRC error */
+#define XIW_MPA_ERR_MARKER	3	/* Marker and ULPDU_Length disagree */
+#define XIW_MPA_ERR_BAD_STARTUP	4	/* invalid Request or Reply Frame */
+#define XIW_MPA_ERR_LOCAL	5	/* local catastrophic */
+#define XIW_MPA_ERR_IRD		6	/* insufficient IRD resources */
+#define XIW_MPA_ERR_RTR		7	/* no matching RTR option */
+
 struct xiw_mpa_frame {
 	xiw_u8 type;		/* XIW_MPA_REQUEST or XIW_MPA_REPLY */
 	xiw_u8 flags;		/* XIW_MPA_FLAG_* */

@@ -32,5 +32,10 @@ typedef __SIZE_TYPE__ xiw_size;
 #define XIW_EPROTO		71
 #define XIW_EMSGSIZE		90
 #define XIW_EPROTONOSUPPORT	93
+#define XIW_EOPNOTSUPP		95
+#define XIW_ECONNRESET		104
+#define XIW_ENOBUFS		105
+#define XIW_ETIMEDOUT		110
+#define XIW_ECONNREFUSED	111
 
 #endif /* XIW_TYPES_H */

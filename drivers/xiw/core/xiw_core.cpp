@@ -3,5 +3,8 @@
 // several C++ objects would share COMDAT groups that the kernel's partial
 // link and objtool do not handle). Every core source is included here.
 #include "mpa/startup.cpp"
+#include "mpa/fpdu.cpp"
+#include "mpa/negotiate.cpp"
+#include "mpa/handshake.cpp"
 #include "env_check.cpp"
 #include "abi.cpp"

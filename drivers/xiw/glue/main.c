@@ -22,6 +22,9 @@ static_assert(XIW_EINVAL == EINVAL && XIW_ENOSPC == ENOSPC);
 static_assert(XIW_EBADMSG == EBADMSG && XIW_EPROTO == EPROTO);
 static_assert(XIW_EMSGSIZE == EMSGSIZE);
 static_assert(XIW_EPROTONOSUPPORT == EPROTONOSUPPORT);
+static_assert(XIW_EOPNOTSUPP == EOPNOTSUPP && XIW_ECONNRESET == ECONNRESET);
+static_assert(XIW_ENOBUFS == ENOBUFS && XIW_ETIMEDOUT == ETIMEDOUT);
+static_assert(XIW_ECONNREFUSED == ECONNREFUSED);
 
 static const struct xiw_env xiw_kernel_env = {
 	.ctx = NULL,

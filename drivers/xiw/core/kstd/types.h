@@ -23,6 +23,12 @@ inline constexpr int nospc = -XIW_ENOSPC;
 inline constexpr int badmsg = -XIW_EBADMSG;
 inline constexpr int proto = -XIW_EPROTO;
 inline constexpr int protonosupport = -XIW_EPROTONOSUPPORT;
+inline constexpr int msgsize = -XIW_EMSGSIZE;
+inline constexpr int opnotsupp = -XIW_EOPNOTSUPP;
+inline constexpr int connreset = -XIW_ECONNRESET;
+inline constexpr int nobufs = -XIW_ENOBUFS;
+inline constexpr int timedout = -XIW_ETIMEDOUT;
+inline constexpr int connrefused = -XIW_ECONNREFUSED;
 }  // namespace err
 
 }  // namespace kstd

@@ -18,8 +18,10 @@ class Crc32c {
     if (data.empty()) return 0;
     return env_.crc32c_update(env_.ctx, &state_, data.data(), data.size());
   }
-  // The CRC as sent on the wire: the inverted register.
+  // The CRC value: the inverted register. On the wire its octets go least
+  // significant first, as the crypto API's digest and iSCSI lay them out.
   kstd::u32 value() const { return ~state_; }
+  void reset() { state_ = ~0u; }
 
  private:
   const xiw_env& env_;

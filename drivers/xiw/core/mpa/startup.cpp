@@ -8,9 +8,6 @@ namespace xiw::mpa {
 
 namespace {
 
-constexpr u8 kRevUnenhanced = 1;
-constexpr u8 kRevEnhanced = 2;
-
 constexpr kstd::Bytes key_of(FrameType type) {
   return type == FrameType::request ? kstd::Bytes(kRequestKey) : kstd::Bytes(kReplyKey);
 }

@@ -21,6 +21,8 @@ inline constexpr usize kKeyLen = XIW_MPA_KEY_LEN;
 inline constexpr usize kHeaderLen = XIW_MPA_HDR_LEN;
 inline constexpr usize kPrivateDataMax = XIW_MPA_PD_MAX;
 inline constexpr u16 kIrdOrdMax = XIW_MPA_IRD_ORD_MAX;
+inline constexpr u8 kRevUnenhanced = 1;  // RFC 5044
+inline constexpr u8 kRevEnhanced = 2;    // RFC 6581
 // "MPA ID Req Frame" and "MPA ID Rep Frame" (RFC 5044 section 7.1).
 inline constexpr u8 kRequestKey[kKeyLen] = {0x4d, 0x50, 0x41, 0x20, 0x49, 0x44, 0x20, 0x52,
                                             0x65, 0x71, 0x20, 0x46, 0x72, 0x61, 0x6d, 0x65};
