@@ -6,6 +6,7 @@
 #   make KDIR=<tree>   xiw.ko for any other kernel tree (e.g. 6.1 headers)
 #   make check         every test tier; last line "N passed, N failed"
 #   make demo          two VMs on the stock kernel, xiw0 on each, a report
+#   make fuzz          every libFuzzer target for FUZZ_TIME s (default 600)
 #   make clean
 #
 # Build trees live under build/<kernel release>/ so that builds for several
@@ -29,7 +30,7 @@ BUILD = $(TOP)/build/$(KREL)
 
 MODULE_SOURCES := Kbuild drivers include kunit scripts/Kbuild.cxx scripts/cxx-object-check.sh
 
-.PHONY: all module check demo clean help
+.PHONY: all module check demo fuzz clean help
 
 all: module
 	@ln -sf $(patsubst $(TOP)/%,%,$(BUILD))/xiw.ko xiw.ko
@@ -47,6 +48,11 @@ check:
 
 demo:
 	@$(TOP)/scripts/vm/demo.sh
+
+FUZZ_TIME ?= 600
+fuzz:
+	@$(DEPS) host >&2
+	@$(MAKE) -C userspace-tests OUT=$(TOP)/build/fuzz FUZZ_TIME=$(FUZZ_TIME) fuzz
 
 clean:
 	rm -rf build xiw.ko

@@ -7,7 +7,8 @@
 # fails that build case.
 #
 # Tiers: build (6.12 and 6.1 modules), guard (the C++ object rule refuses
-# runtime leftovers), host (GoogleTest, ASan+UBSan), style (checkpatch on
+# runtime leftovers), host (GoogleTest, ASan+UBSan), fuzz (each libFuzzer
+# target for FUZZ_TIME seconds, default 60), style (checkpatch on
 # the C glue, clang-format on the C++ core), vm (self-tests and KUnit in
 # two-VM runs on the stock and the debug kernel).
 set -uo pipefail
@@ -105,6 +106,28 @@ else
 	fail host/build
 fi
 echo "  (host tier: $((SECONDS - t0)) s)" >&2
+
+# ---- tier: fuzz -----------------------------------------------------------
+# Each libFuzzer target (userspace-tests/fuzz) for FUZZ_TIME seconds from its
+# seed corpus; `make fuzz` runs them longer.
+t0=$SECONDS
+FUZZ_TIME=${FUZZ_TIME:-60}
+if make -C userspace-tests OUT="$out/host" fuzz-build >"$out/fuzz-build.log" 2>&1; then
+	for f in userspace-tests/fuzz/fuzz_*.cpp; do
+		name=$(basename "$f" .cpp)
+		name=${name#fuzz_}
+		make -C userspace-tests OUT="$out/host" FUZZERS="$name" FUZZ_TIME="$FUZZ_TIME" \
+			fuzz >"$out/fuzz-$name.log" 2>&1
+		rc=$?
+		[ $rc = 0 ] || tail -n 40 "$out/fuzz-$name.log" >&2
+		grep -h 'executed_units' "$out/host/fuzz/$name.log" >&2
+		case_result "fuzz/$name" $rc
+	done
+else
+	tail -n 30 "$out/fuzz-build.log" >&2
+	fail fuzz/build
+fi
+echo "  (fuzz tier: $((SECONDS - t0)) s)" >&2
 
 # ---- tier: style ----------------------------------------------------------
 t0=$SECONDS

@@ -123,8 +123,12 @@ TEST(MpaNegotiate, ResponderRefusingMarkersRejects) {
   const Failure f = check_request(refuse, request(want));
   EXPECT_EQ(f.action, Failure::Action::reject);
   EXPECT_EQ(f.error, -EOPNOTSUPP);
+  // accept_request() hands back the R = 1 Reply to send (found by fuzzing:
+  // it used to leave the Reply untouched).
   const Accepted a = accept(refuse, request(want));
   EXPECT_FALSE(a.d.ok());
+  EXPECT_EQ(a.reply.type, FrameType::reply);
+  EXPECT_TRUE(a.reply.flags.has(FrameFlags::r));
 }
 
 TEST(MpaNegotiate, InitiatorRefusingMarkersTerminatesWithCode5) {

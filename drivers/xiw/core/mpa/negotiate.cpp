@@ -121,7 +121,10 @@ Decision<Negotiated> accept_request(const Policy& policy, const StartupFrame& re
                                     const ReadDepths& depths, StartupFrame* reply, kstd::Bytes pd) {
   Decision<Negotiated> d;
   d.failure = check_request(policy, request);
-  if (!d.ok()) return d;
+  if (!d.ok()) {
+    if (d.failure.action == Failure::Action::reject) *reply = make_reject(policy, request, 0, 0, {});
+    return d;
+  }
   *reply = reply_skeleton(policy, request);
   Negotiated& n = d.value;
   n.rev = reply->rev;

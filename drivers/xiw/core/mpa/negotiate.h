@@ -97,8 +97,9 @@ kstd::Result<StartupFrame> make_request(const Policy& policy, const ReadDepths& 
 Failure check_request(const Policy& policy, const StartupFrame& request);
 
 // Responder, when the ULP accepts with `depths` and private data `pd`: the
-// Reply and what was agreed. Fails with reject when reject_short_ird is
-// set and the initiator's IRD is short.
+// Reply and what was agreed. When the action is reject (a policy refusal,
+// or reject_short_ird and a short initiator IRD) `reply` is the R = 1
+// Reply to send.
 Decision<Negotiated> accept_request(const Policy& policy, const StartupFrame& request,
                                     const ReadDepths& depths, StartupFrame* reply, kstd::Bytes pd);
 

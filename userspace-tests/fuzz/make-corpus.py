@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Writes the seed corpora of the fuzz targets: well-formed inputs built
+from the RFC layouts, so that fuzzing starts deep inside each parser.
+Run from userspace-tests/: python3 fuzz/make-corpus.py"""
+import os
+import struct
+
+
+def crc32c(data):
+    c = 0xFFFFFFFF
+    for b in data:
+        c ^= b
+        for _ in range(8):
+            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+    return c ^ 0xFFFFFFFF
+
+
+def stream(ulpdus, markers, crc):
+    out = bytearray()
+    for u in ulpdus:
+        body = struct.pack(">H", len(u)) + u
+        body += bytes((-len(body)) % 4)
+        covered = bytearray()
+        length_pos = 0
+        for i, b in enumerate(body):
+            if markers and len(out) % 512 == 0:
+                m = struct.pack(">HH", 0, 0 if i == 0 else len(out) - length_pos)
+                out += m
+                covered += m
+            if i == 0:
+                length_pos = len(out)
+            out.append(b)
+            covered.append(b)
+        if markers and len(out) % 512 == 0:
+            m = struct.pack(">HH", 0, len(out) - length_pos)
+            out += m
+            covered += m
+        out += struct.pack("<I", crc32c(covered) if crc else 0)
+    return bytes(out)
+
+
+def frame(key, flags, rev, pd):
+    return key + bytes([flags, rev]) + struct.pack(">H", len(pd)) + pd
+
+
+REQ = b"MPA ID Req Frame"
+REP = b"MPA ID Rep Frame"
+
+
+def write(target, name, data):
+    d = os.path.join("fuzz", "corpus", target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+ulpdus = [bytes(range(20)), b"", bytes(600), bytes([7]) * 1500, b"abc"]
+for flags in range(4):
+    write("fpdu", "stream-%d" % flags,
+          bytes([flags, 0]) + stream(ulpdus, flags & 1, flags & 2))
+    write("fpdu", "roundtrip-%d" % flags,
+          bytes([flags | 4, 7]) + bytes([3]) + bytes(111) + bytes([0, 20]) + bytes(range(20)))
+
+enh = struct.pack(">HH", 0x8000 | 4, 0x4000 | 0xC000 | 4)
+for pol, peer in [
+        (0x00, frame(REQ, 0x50, 2, enh + b"hello")),
+        (0x00, frame(REQ, 0x40, 1, b"rev one")),
+        (0x00, frame(REQ, 0xD0, 2, struct.pack(">HH", 0x3FFF, 0x3FFF))),
+        (0x41, frame(REP, 0x50, 2, struct.pack(">HH", 0x8000 | 2, 0x8000 | 2))),
+        (0x01, frame(REP, 0x40, 2, struct.pack(">HH", 0x3FFF, 0x3FFF))),
+        (0x01, frame(REP, 0x60, 2, struct.pack(">HH", 4, 4) + b"no"))]:
+    write("startup", "%02x-%s" % (pol, peer[16:20].hex()),
+          bytes([pol, 0x0E, 0, 4, 4, 16, 16]) + peer)
+
+for i, (pol, req, rep) in enumerate([
+        (0x20, (0x50, 2, 0x8004, 0xC004), (0x50, 2, 0x8004, 0x8004)),
+        (0x00, (0x40, 1, 0, 0), (0x40, 1, 0, 0)),
+        (0x00, (0x50, 2, 0x3FFF, 0x3FFF), (0x50, 2, 0x3FFF, 0x3FFF))]):
+    data = bytes([pol, 0x0E])
+    for f in (req, rep):
+        data += bytes([f[0], f[1] - 1, 0]) + struct.pack(">HH", f[2], f[3])
+    data += struct.pack(">HHHH", 4, 4, 16, 16)
+    write("negotiate", "seed-%d" % i, data)
