@@ -10,7 +10,8 @@
 # runtime leftovers), host (GoogleTest, ASan+UBSan), fuzz (each libFuzzer
 # target for FUZZ_TIME seconds, default 60), style (checkpatch on
 # the C glue, clang-format on the C++ core), vm (self-tests and KUnit in
-# two-VM runs on the stock and the debug kernel).
+# two-VM runs on the stock and the debug kernel), conformance (the RFC
+# requirement matrix names only tests that passed in this run).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -66,7 +67,7 @@ build_kunit_object() {	# kdir
 	local rel log=$out/build-kunit.log
 	rel=$(krel "$1")
 	make -C "$1" M="$top/build/$rel" CC="$(kcc "$1")" CONFIG_KUNIT=m \
-		kunit/xiw_kunit.o >"$log" 2>&1
+		kunit/codec_kunit.o kunit/conn_kunit.o >"$log" 2>&1
 	local rc=$?
 	[ $rc = 0 ] && grep -qiE 'warning[:!]' "$log" && rc=1
 	[ $rc = 0 ] || tail -n 30 "$log" >&2
@@ -131,7 +132,7 @@ echo "  (fuzz tier: $((SECONDS - t0)) s)" >&2
 
 # ---- tier: style ----------------------------------------------------------
 t0=$SECONDS
-for f in drivers/xiw/glue/*.[ch] include/xiw/*.h; do
+for f in drivers/xiw/glue/*.[ch] include/xiw/*.h kunit/*.c; do
 	ignore=""
 	# The ABI headers are shared with C++ and cannot use kernel types.
 	case $f in
@@ -172,6 +173,15 @@ t0=$SECONDS
 vm_tier stock selftest 400
 vm_tier debug "kunit selftest" 900
 echo "  (vm tier: $((SECONDS - t0)) s)" >&2
+
+# ---- conformance ----------------------------------------------------------
+# Documentation/conformance.rst: every requirement row names tests that
+# exist and passed above.
+python3 scripts/conformance.py --results "$results" >"$out/conformance.log" 2>&1
+rc=$?
+[ $rc = 0 ] || cat "$out/conformance.log" >&2
+tail -n 1 "$out/conformance.log" >&2
+case_result conformance/matrix $rc
 
 # ---- summary --------------------------------------------------------------
 p=$(grep -c '^PASS' "$results")

@@ -82,3 +82,11 @@ for i, (pol, req, rep) in enumerate([
         data += bytes([f[0], f[1] - 1, 0]) + struct.pack(">HH", f[2], f[3])
     data += struct.pack(">HHHH", 4, 4, 16, 16)
     write("negotiate", "seed-%d" % i, data)
+
+# DDP/RDMAP headers: Send, Write, Read Request, TERMINATE with headers.
+write("ddp", "send", bytes([0x41, 0x43]) + bytes(4) + struct.pack(">III", 0, 1, 0))
+write("ddp", "write", bytes([0xC1, 0x40]) + struct.pack(">IQ", 0x1234, 0x10))
+write("ddp", "read-request", bytes([0x41, 0x41]) + bytes(4) + struct.pack(">III", 1, 1, 0)
+      + struct.pack(">IQIIQ", 1, 2, 3, 4, 5))
+write("ddp", "term-payload", struct.pack(">IH", 0x0100E000, 46) + bytes([0x41, 0x41]) + bytes(16)
+      + bytes(28))

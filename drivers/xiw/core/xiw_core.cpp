@@ -6,5 +6,8 @@
 #include "mpa/fpdu.cpp"
 #include "mpa/negotiate.cpp"
 #include "mpa/handshake.cpp"
+#include "ddp/header.cpp"
+#include "ddp/term.cpp"
 #include "env_check.cpp"
 #include "abi.cpp"
+#include "mpa_abi.cpp"

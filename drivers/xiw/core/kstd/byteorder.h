@@ -36,7 +36,23 @@ class Be32 {
   u8 b_[4] = {};
 };
 
+class Be64 {
+ public:
+  constexpr u64 get() const {
+    u64 v = 0;
+    for (int i = 0; i < 8; i++) v = v << 8 | b_[i];
+    return v;
+  }
+  constexpr void set(u64 v) {
+    for (int i = 7; i >= 0; i--, v >>= 8) b_[i] = static_cast<u8>(v);
+  }
+
+ private:
+  u8 b_[8] = {};
+};
+
 static_assert(sizeof(Be16) == 2 && alignof(Be16) == 1);
+static_assert(sizeof(Be64) == 8 && alignof(Be64) == 1);
 static_assert(sizeof(Be32) == 4 && alignof(Be32) == 1);
 
 }  // namespace kstd

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suites for xiw: the parts of the core that only the kernel can
- * test, that is the environment the glue builds from kernel services.
+ * KUnit suites for xiw (module xiw_kunit): the parts of the core that only
+ * the kernel can test, that is the environment the glue builds from kernel
+ * services.
  *
  * - xiw_crc32c: CRC32c through the crypto API against RFC 3720 B.4.
  * - xiw_mpa_startup: the startup frame codec as linked into xiw.ko.
+ *
+ * conn_kunit.c holds the connection suites.
  */
 #include <kunit/test.h>
 #include <linux/errno.h>
@@ -14,7 +17,7 @@
 #include <xiw/core.h>
 #include <xiw/mpa.h>
 
-int xiw_crc32c_update(void *ctx, xiw_u32 *state, const void *buf,
+int xiw_crc32c_update(void *ctx, u32 *state, const void *buf,
 		      xiw_size len);
 
 static u32 crc_of(struct kunit *test, const u8 *buf, size_t len)

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The MPA connection as the glue drives it: the Startup Phase state
+ * machine (RFC 5044 section 7.1, RFC 6581) and the Full Operation framer.
+ *
+ * Objects live in memory the caller provides: ask for the size, allocate,
+ * then init. They hold no pointers to kernel objects and need no destroy.
+ */
+#ifndef XIW_MPA_CONN_H
+#define XIW_MPA_CONN_H
+
+#include "env.h"
+#include "mpa.h"
+
+/* xiw_mpa_policy.crc */
+#define XIW_MPA_CRC_REQUIRED	0	/* C = 1 always */
+#define XIW_MPA_CRC_PREFERRED	1	/* C = 1; a Reply echoes the Request */
+#define XIW_MPA_CRC_SUPPRESS	2	/* C = 0; CRC if the peer sets C */
+
+/* xiw_mpa_policy.markers */
+#define XIW_MPA_MARKERS_ACCEPT	0	/* M = 0; send Markers if asked */
+#define XIW_MPA_MARKERS_REQUIRE	1	/* M = 1 */
+#define XIW_MPA_MARKERS_REFUSE	2	/* M = 0; refuse a peer's M = 1 */
+
+struct xiw_mpa_policy {
+	xiw_u8 rev;		/* 1: RFC 5044 only, 2: RFC 6581 */
+	xiw_u8 crc;		/* XIW_MPA_CRC_* */
+	xiw_u8 markers;		/* XIW_MPA_MARKERS_* */
+	xiw_u8 peer_to_peer;	/* initiator offers the peer-to-peer model */
+	xiw_u8 rtr_types;	/* XIW_MPA_CTRL_B|C|D we generate and accept */
+	xiw_u8 reject_short_ird;/* responder rejects a short initiator IRD */
+	xiw_u16 reserved;
+	xiw_u32 request_ms;	/* timeouts, 0 for none */
+	xiw_u32 reply_ms;
+	xiw_u32 ulp_ms;
+	xiw_u32 rtr_ms;
+};
+
+/* Read queue depths: ULP wishes (0x3fff: left to the ULP), device limits */
+struct xiw_mpa_depths {
+	xiw_u16 ird;
+	xiw_u16 ord;
+	xiw_u16 max_ird;
+	xiw_u16 max_ord;
+};
+
+struct xiw_mpa_agreed {
+	xiw_u8 rev;
+	xiw_u8 enhanced;
+	xiw_u8 crc;
+	xiw_u8 send_markers;
+	xiw_u8 recv_markers;
+	xiw_u8 peer_to_peer;
+	xiw_u8 rtr;		/* initiator: the RTR it sends; responder: accepted */
+	xiw_u8 reserved;
+	xiw_u16 ird;		/* local values to program */
+	xiw_u16 ord;
+	xiw_u16 peer_ird;	/* as the peer sent them (0x3fff: none) */
+	xiw_u16 peer_ord;
+};
+
+/* xiw_mpa_step.timer */
+#define XIW_MPA_TIMER_KEEP	0
+#define XIW_MPA_TIMER_ARM	1
+#define XIW_MPA_TIMER_CANCEL	2
+
+/* xiw_mpa_step.upcall */
+#define XIW_MPA_UP_NONE		0
+#define XIW_MPA_UP_REQUEST	1	/* responder: a Request for the ULP */
+#define XIW_MPA_UP_CONNECTED	2	/* Full Operation */
+#define XIW_MPA_UP_REJECTED	3	/* initiator: the peer said R = 1 */
+#define XIW_MPA_UP_FAILED	4	/* see xiw_mpa_hs_error() */
+
+/* xiw_mpa_hs_state() */
+#define XIW_MPA_HS_IDLE		0
+#define XIW_MPA_HS_AWAIT_REQUEST 1
+#define XIW_MPA_HS_AWAIT_REPLY	2
+#define XIW_MPA_HS_AWAIT_ULP	3
+#define XIW_MPA_HS_AWAIT_RTR	4
+#define XIW_MPA_HS_RTR_PENDING	5
+#define XIW_MPA_HS_ESTABLISHED	6
+#define XIW_MPA_HS_REJECTED	7
+#define XIW_MPA_HS_CLOSED	8
+
+/*
+ * What the glue does after an event, in this order: write @send_len bytes
+ * at @send to TCP; send a TERMINATE with MPA code @terminate if non-zero;
+ * send the RTR @rtr if non-zero and then call xiw_mpa_hs_rtr_sent(); close
+ * if @close_after_send or @terminate; handle the timer; tell the ULP.
+ */
+struct xiw_mpa_step {
+	const void *send;	/* points into the handshake object */
+	xiw_u32 send_len;
+	xiw_u32 consumed;	/* receive: input octets that were frames */
+	xiw_u32 timer_ms;
+	xiw_u8 timer;		/* XIW_MPA_TIMER_* */
+	xiw_u8 upcall;		/* XIW_MPA_UP_* */
+	xiw_u8 terminate;	/* XIW_MPA_ERR_* or 0 */
+	xiw_u8 rtr;		/* XIW_MPA_CTRL_B|C|D or 0 */
+	xiw_u8 close_after_send;
+	xiw_u8 reserved[7];
+};
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+xiw_size xiw_mpa_hs_size(void);
+/* -EINVAL for a policy out of range or @len too small. */
+int xiw_mpa_hs_init(void *mem, xiw_size len, const struct xiw_mpa_policy *p);
+void xiw_mpa_hs_connect(void *hs, const struct xiw_mpa_depths *d,
+			const void *pd, xiw_u16 pd_len,
+			struct xiw_mpa_step *out);
+void xiw_mpa_hs_listen(void *hs, struct xiw_mpa_step *out);
+void xiw_mpa_hs_receive(void *hs, const void *buf, xiw_size len,
+			struct xiw_mpa_step *out);
+void xiw_mpa_hs_accept(void *hs, const struct xiw_mpa_depths *d,
+		       const void *pd, xiw_u16 pd_len,
+		       struct xiw_mpa_step *out);
+void xiw_mpa_hs_reject(void *hs, const void *pd, xiw_u16 pd_len,
+		       struct xiw_mpa_step *out);
+void xiw_mpa_hs_rtr_sent(void *hs, struct xiw_mpa_step *out);
+void xiw_mpa_hs_first_fpdu(void *hs, xiw_u8 rtr, struct xiw_mpa_step *out);
+void xiw_mpa_hs_timeout(void *hs, struct xiw_mpa_step *out);
+void xiw_mpa_hs_llp_closed(void *hs, struct xiw_mpa_step *out);
+int xiw_mpa_hs_state(const void *hs);
+int xiw_mpa_hs_error(const void *hs);
+int xiw_mpa_hs_may_send(const void *hs);
+void xiw_mpa_hs_agreed(const void *hs, struct xiw_mpa_agreed *out);
+/* The peer's frame (Request or Reply) as decoded; ULP data at @pd_off. */
+void xiw_mpa_hs_peer_frame(const void *hs, struct xiw_mpa_frame *out,
+			   const void **pd);
+
+/*
+ * Full Operation framing. The sink gets each ULPDU in runs; it counts as
+ * delivered only at end(). A negative return stops the stream.
+ */
+struct xiw_mpa_rx_sink {
+	int (*begin)(void *ctx, xiw_u16 len);
+	int (*data)(void *ctx, const void *buf, xiw_size len);
+	int (*end)(void *ctx);
+};
+
+xiw_size xiw_mpa_tx_size(void);
+void xiw_mpa_tx_init(void *mem, const struct xiw_env *env, int markers,
+		     int crc);
+/* Whole FPDU for @len ULPDU octets; bytes written or -ENOSPC/-EMSGSIZE */
+int xiw_mpa_tx_encode(void *tx, const void *ulpdu, xiw_size len,
+		      void *out, xiw_size out_len);
+xiw_size xiw_mpa_rx_size(void);
+void xiw_mpa_rx_init(void *mem, const struct xiw_env *env, int markers,
+		     int crc);
+/* 0, -EBADMSG (CRC), -EPROTO (Marker) or the sink's error */
+int xiw_mpa_rx_consume(void *rx, const void *buf, xiw_size len,
+		       const struct xiw_mpa_rx_sink *sink, void *ctx);
+/* XIW_MPA_ERR_* that stopped the stream, or 0 */
+int xiw_mpa_rx_error(const void *rx);
+
+#ifdef __cplusplus
+}
+#endif
+
+XIW_STATIC_ASSERT(sizeof(struct xiw_mpa_policy) == 24, "xiw_mpa_policy size");
+XIW_STATIC_ASSERT(sizeof(struct xiw_mpa_agreed) == 16, "xiw_mpa_agreed size");
+XIW_STATIC_ASSERT(sizeof(struct xiw_mpa_step) == 32, "xiw_mpa_step size");
+XIW_STATIC_ASSERT(XIW_OFFSETOF(struct xiw_mpa_step, timer) == 20,
+		  "xiw_mpa_step.timer offset");
+
+#endif /* XIW_MPA_CONN_H */
