@@ -28,7 +28,7 @@ KREL = $(shell $(KINFO) release $(KDIR))
 KCC = $(shell $(KINFO) cc $(KDIR))
 BUILD = $(TOP)/build/$(KREL)
 
-MODULE_SOURCES := Kbuild drivers include kunit scripts/Kbuild.cxx scripts/cxx-object-check.sh
+MODULE_SOURCES := Kbuild drivers include kunit testmod scripts/Kbuild.cxx scripts/cxx-object-check.sh
 
 .PHONY: all module check demo fuzz clean help
 

@@ -132,7 +132,7 @@ echo "  (fuzz tier: $((SECONDS - t0)) s)" >&2
 
 # ---- tier: style ----------------------------------------------------------
 t0=$SECONDS
-for f in drivers/xiw/glue/*.[ch] include/xiw/*.h kunit/*.c; do
+for f in drivers/xiw/glue/*.[ch] include/xiw/*.h kunit/*.c testmod/*.c; do
 	ignore=""
 	# The ABI headers are shared with C++ and cannot use kernel types.
 	case $f in
@@ -170,8 +170,8 @@ vm_tier() {	# kind tests timeout
 	sed -n "$((before + 1)),\$p" "$results"
 }
 t0=$SECONDS
-vm_tier stock selftest 400
-vm_tier debug "kunit selftest" 900
+vm_tier stock "selftest cm" 600
+vm_tier debug "kunit selftest cm" 1500
 echo "  (vm tier: $((SECONDS - t0)) s)" >&2
 
 # ---- conformance ----------------------------------------------------------

@@ -15,7 +15,7 @@ import re
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOKEN = re.compile(r"``((?:host|kunit|fuzz):[^`]+)``")
+TOKEN = re.compile(r"``((?:host|kunit|fuzz|vm):[^`]+)``")
 
 
 def rows(doc):
@@ -48,6 +48,10 @@ def exists(test, unit_src, kunit_src):
         return re.search(r"TEST(_P|_F)?\(%s, %s\)" % (re.escape(suite), re.escape(case)), unit_src)
     if kind == "kunit":
         return "KUNIT_CASE(%s)" % name in kunit_src
+    if kind == "vm":
+        test, _, case = name.partition("/")
+        script = os.path.join(TOP, "scripts", "vm", "tests", test + ".sh")
+        return os.path.exists(script) and case.split("-")[0] in open(script, encoding="utf-8").read()
     return os.path.exists(os.path.join(TOP, "userspace-tests", "fuzz", "fuzz_%s.cpp" % name))
 
 
@@ -58,6 +62,8 @@ def result_pattern(test):
         return re.compile(r"^(PASS|FAIL|SKIP) host/(\S*/)?%s\.%s(/\S*)?$" % (re.escape(suite), re.escape(case)))
     if kind == "kunit":
         return re.compile(r"^(PASS|FAIL|SKIP) vm-debug/kunit/\S+\.%s$" % re.escape(name))
+    if kind == "vm":
+        return re.compile(r"^(PASS|FAIL|SKIP) vm-(stock|debug)/vm\d+/%s$" % re.escape(name))
     return re.compile(r"^(PASS|FAIL|SKIP) fuzz/%s$" % re.escape(name))
 
 

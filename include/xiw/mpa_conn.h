@@ -114,6 +114,8 @@ void xiw_mpa_hs_connect(void *hs, const struct xiw_mpa_depths *d,
 void xiw_mpa_hs_listen(void *hs, struct xiw_mpa_step *out);
 void xiw_mpa_hs_receive(void *hs, const void *buf, xiw_size len,
 			struct xiw_mpa_step *out);
+/* Octets to read before the next xiw_mpa_hs_receive(); 0: none awaited */
+xiw_size xiw_mpa_hs_rx_need(const void *hs);
 void xiw_mpa_hs_accept(void *hs, const struct xiw_mpa_depths *d,
 		       const void *pd, xiw_u16 pd_len,
 		       struct xiw_mpa_step *out);
@@ -147,6 +149,8 @@ void xiw_mpa_tx_init(void *mem, const struct xiw_env *env, int markers,
 /* Whole FPDU for @len ULPDU octets; bytes written or -ENOSPC/-EMSGSIZE */
 int xiw_mpa_tx_encode(void *tx, const void *ulpdu, xiw_size len,
 		      void *out, xiw_size out_len);
+/* Wire octets of the FPDU for @len ULPDU octets at stream position @pos */
+xiw_size xiw_mpa_fpdu_wire_len(xiw_size len, xiw_u32 pos, int markers);
 xiw_size xiw_mpa_rx_size(void);
 void xiw_mpa_rx_init(void *mem, const struct xiw_env *env, int markers,
 		     int crc);

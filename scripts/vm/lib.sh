@@ -51,12 +51,12 @@ in_dmesg() { dmesg | grep -qE "$1"; }
 # crc32c driver it asks the crypto API for, uverbs for user space).
 load_xiw() { modprobe crc32c && modprobe ib_uverbs && load_module "$XIW_KO"; }
 
-# load_module KO: insmod an out-of-tree module after modprobing what it
-# depends on (insmod does not resolve dependencies). Out-of-tree
-# dependencies, which modprobe cannot find, must be loaded first.
+# load_module KO [PARAM=VALUE...]: insmod an out-of-tree module after
+# modprobing what it depends on (insmod does not resolve dependencies).
+# Out-of-tree dependencies, which modprobe cannot find, must be loaded first.
 load_module() {
 	for dep in $(modinfo -F depends "$1" | tr ',' ' '); do
 		grep -q "^$dep " /proc/modules || modprobe "$dep" || return 1
 	done
-	insmod "$1"
+	insmod "$@"
 }

@@ -66,8 +66,10 @@ KERNEL_KIND=$kind
 XIW_TOP=$top
 XIW_KO=$top/build/$rel/xiw.ko
 XIW_KUNIT_KO=$top/build/$rel/kunit/xiw_kunit.ko
+XIW_CMTEST_KO=$top/build/$rel/testmod/xiw_cmtest.ko
 SIW_KO=$siw_ko
 MODULES_DIR=$modules_dir
+CM_CASES="${CM_CASES:-}"
 EOV
 
 # ---- boot ----------------------------------------------------------------

@@ -121,6 +121,22 @@ TEST(MpaHandshake, MaximumPrivateDataBothWays) {
   EXPECT_EQ(bytes(p.ini.reply().private_data), pd);
 }
 
+TEST(MpaHandshake, ReceiveNeedNeverReadsPastTheFrame) {
+  Handshake ini(Policy{}, kTimeouts), res(Policy{}, kTimeouts);
+  const Bytes pd(33, 1);
+  const Bytes req = bytes(ini.connect(depths(), kstd::Bytes(pd.data(), pd.size())).send);
+  EXPECT_EQ(res.receive_need(), 0u);
+  res.listen();
+  EXPECT_EQ(res.receive_need(), 20u);
+  res.receive(kstd::Bytes(req.data(), 7));
+  EXPECT_EQ(res.receive_need(), 13u);
+  res.receive(kstd::Bytes(req.data() + 7, 13));
+  EXPECT_EQ(res.receive_need(), 4u + 33);
+  const Step s = res.receive(kstd::Bytes(req.data() + 20, 37));
+  EXPECT_EQ(s.upcall, Upcall::connect_request);
+  EXPECT_EQ(res.receive_need(), 0u);
+}
+
 TEST(MpaHandshake, StopsAtTheEndOfTheReply) {
   Pair q(Policy{}, Policy{});
   const Step c = q.ini.connect(depths(), {});

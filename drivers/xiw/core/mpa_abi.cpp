@@ -99,6 +99,8 @@ void xiw_mpa_hs_receive(void* hs, const void* buf, xiw_size len, struct xiw_mpa_
   to_abi(hs_of(hs)->receive(kstd::as_bytes(buf, buf ? len : 0)), out);
 }
 
+xiw_size xiw_mpa_hs_rx_need(const void* hs) { return hs_of(hs)->receive_need(); }
+
 void xiw_mpa_hs_accept(void* hs, const struct xiw_mpa_depths* d, const void* pd, xiw_u16 pd_len,
                        struct xiw_mpa_step* out) {
   to_abi(hs_of(hs)->accept(depths_of(d), kstd::as_bytes(pd, pd ? pd_len : 0)), out);
@@ -163,6 +165,10 @@ int xiw_mpa_tx_encode(void* tx, const void* ulpdu, xiw_size len, void* out, xiw_
   const kstd::Result<kstd::usize> n = static_cast<xiw::mpa::FpduTx*>(tx)->encode(
       kstd::as_bytes(ulpdu, ulpdu ? len : 0), kstd::as_writable_bytes(out, out_len));
   return n.ok() ? static_cast<int>(n.value()) : n.error();
+}
+
+xiw_size xiw_mpa_fpdu_wire_len(xiw_size len, xiw_u32 pos, int markers) {
+  return xiw::mpa::fpdu_wire_length(len, pos, markers != 0);
 }
 
 xiw_size xiw_mpa_rx_size(void) { return sizeof(xiw::mpa::FpduRx); }

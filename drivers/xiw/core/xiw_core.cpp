@@ -11,3 +11,4 @@
 #include "env_check.cpp"
 #include "abi.cpp"
 #include "mpa_abi.cpp"
+#include "ddp_abi.cpp"

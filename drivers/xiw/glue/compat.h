@@ -16,4 +16,15 @@ static inline void ib_mark_name_assigned_by_user(struct ib_device *ibdev)
 }
 #endif
 
+/* create_cq's last argument: the uverbs attribute bundle since 6.9ish. */
+#ifdef XIW_HAVE_CQ_ATTRS
+#define XIW_CREATE_CQ_LAST_ARG	struct uverbs_attr_bundle *attrs
+#define XIW_CREATE_CQ_LAST_NAME	attrs
+#else
+#define XIW_CREATE_CQ_LAST_ARG	struct ib_udata *udata
+#define XIW_CREATE_CQ_LAST_NAME	udata
+#endif
+/* Both are NULL exactly for kernel CQs. */
+#define xiw_create_cq_is_user(arg)	((arg) != NULL)
+
 #endif /* XIW_COMPAT_H */

@@ -75,6 +75,8 @@ static struct xiw_device *xiw_device_alloc(struct net_device *netdev)
 	ibdev = &xdev->ibdev;
 	INIT_LIST_HEAD(&xdev->list);
 	INIT_WORK(&xdev->unregister_work, xiw_unregister_work);
+	xa_init_flags(&xdev->qps, XA_FLAGS_ALLOC1);
+	xa_init_flags(&xdev->mrs, XA_FLAGS_ALLOC1);
 	xdev->netdev = netdev;
 
 	/* The GID is the MAC; a device without one gets a random unicast. */

@@ -39,3 +39,4 @@ EXPORT_SYMBOL_IF_KUNIT(xiw_mpa_rx_size);
 EXPORT_SYMBOL_IF_KUNIT(xiw_mpa_rx_init);
 EXPORT_SYMBOL_IF_KUNIT(xiw_mpa_rx_consume);
 EXPORT_SYMBOL_IF_KUNIT(xiw_mpa_rx_error);
+EXPORT_SYMBOL_IF_KUNIT(xiw_mpa_hs_rx_need);

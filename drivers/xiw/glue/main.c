@@ -14,6 +14,7 @@
 #include <xiw/core.h>
 #include <xiw/mpa.h>
 
+#include "cm.h"
 #include "xiw.h"
 
 /* The core's error numbers are Linux's. */
@@ -45,8 +46,14 @@ static int __init xiw_init(void)
 		xiw_crc_exit();
 		return rc;
 	}
+	rc = xiw_cm_init();
+	if (rc) {
+		xiw_crc_exit();
+		return rc;
+	}
 	rc = xiw_device_init();
 	if (rc) {
+		xiw_cm_exit();
 		xiw_crc_exit();
 		return rc;
 	}
@@ -57,6 +64,7 @@ static int __init xiw_init(void)
 static void __exit xiw_exit(void)
 {
 	xiw_device_exit();
+	xiw_cm_exit();
 	xiw_crc_exit();
 	pr_info("unloaded\n");
 }

@@ -2,13 +2,10 @@
 /*
  * ib_device_ops of xiw.
  *
- * What is here is what the device can honestly do today: report itself
- * and its port, hand out user contexts (siw ABI) and protection domains.
- * Queue pairs, completion queues and memory registration are not built
- * yet, so the device advertises none (max_qp = 0 and so on) and the kernel
- * does not offer it to kernel ULPs (ib_core sees the missing verbs). The
- * iw_cm entry points answer -EOPNOTSUPP so that rdma_cm fails cleanly on
- * xiw instead of calling through a NULL pointer.
+ * Device and port queries, user contexts (siw ABI), protection domains, and
+ * the tables of the other objects: CQs (cq.c), QPs (qp.c), connections
+ * (cm.c). Kernel QPs and CQs exist and connect; work requests are not
+ * processed yet and user-space QPs and CQs are refused.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -17,6 +14,7 @@
 #include <rdma/ib_user_verbs.h>
 #include <rdma/iw_cm.h>
 
+#include "cm.h"
 #include "xiw.h"
 
 static int xiw_query_device(struct ib_device *ibdev,
@@ -34,6 +32,16 @@ static int xiw_query_device(struct ib_device *ibdev,
 	attr->max_mr_size = 0;
 	attr->page_size_cap = PAGE_SIZE;
 	attr->max_pd = XIW_MAX_PD;
+	attr->max_qp = 64 * 1024;
+	attr->max_qp_wr = 4096;
+	attr->max_send_sge = 16;
+	attr->max_recv_sge = 16;
+	attr->max_cq = 64 * 1024;
+	attr->max_cqe = 64 * 1024;
+	/* Reads in flight: we serve IRD and issue ORD. */
+	attr->max_qp_rd_atom = XIW_MAX_ORD;
+	attr->max_qp_init_rd_atom = XIW_MAX_IRD;
+	attr->max_res_rd_atom = 64 * 1024 * XIW_MAX_IRD;
 	addrconf_addr_eui48((u8 *)&attr->sys_image_guid, xdev->raw_gid);
 	return 0;
 }
@@ -121,43 +129,25 @@ static int xiw_dealloc_pd(struct ib_pd *pd, struct ib_udata *udata)
 	return 0;
 }
 
-/* The connection manager is not built yet: refuse, never crash. */
-static int xiw_iw_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p)
-{
-	return -EOPNOTSUPP;
-}
-
-static int xiw_iw_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
-{
-	return -EOPNOTSUPP;
-}
-
-static int xiw_iw_reject(struct iw_cm_id *id, const void *pdata, u8 len)
-{
-	return -EOPNOTSUPP;
-}
-
-static int xiw_iw_create_listen(struct iw_cm_id *id, int backlog)
-{
-	return -EOPNOTSUPP;
-}
-
-static int xiw_iw_destroy_listen(struct iw_cm_id *id)
-{
-	return 0;
-}
-
 static void xiw_iw_add_ref(struct ib_qp *qp)
 {
+	xiw_qp_get(to_xiw_qp(qp));
 }
 
 static void xiw_iw_rem_ref(struct ib_qp *qp)
 {
+	xiw_qp_put(to_xiw_qp(qp));
 }
 
+/* iw_cm takes its own reference (iw_add_ref) right after. */
 static struct ib_qp *xiw_iw_get_qp(struct ib_device *ibdev, int qpn)
 {
-	return NULL;
+	struct xiw_qp *qp = xiw_qp_lookup(to_xiw_dev(ibdev), qpn);
+
+	if (!qp)
+		return NULL;
+	xiw_qp_put(qp);
+	return &qp->ibqp;
 }
 
 const struct ib_device_ops xiw_verbs_ops = {
@@ -178,7 +168,22 @@ const struct ib_device_ops xiw_verbs_ops = {
 	.iw_add_ref = xiw_iw_add_ref,
 	.iw_rem_ref = xiw_iw_rem_ref,
 	.iw_get_qp = xiw_iw_get_qp,
+	.create_cq = xiw_create_cq,
+	.destroy_cq = xiw_destroy_cq,
+	.poll_cq = xiw_poll_cq,
+	.req_notify_cq = xiw_req_notify_cq,
+	.create_qp = xiw_create_qp,
+	.modify_qp = xiw_modify_qp,
+	.query_qp = xiw_query_qp,
+	.destroy_qp = xiw_destroy_qp,
+	.post_send = xiw_post_send,
+	.post_recv = xiw_post_recv,
+	.get_dma_mr = xiw_get_dma_mr,
+	.reg_user_mr = xiw_reg_user_mr,
+	.dereg_mr = xiw_dereg_mr,
 
 	INIT_RDMA_OBJ_SIZE(ib_pd, xiw_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_cq, xiw_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_qp, xiw_qp, ibqp),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, xiw_ucontext, ibuctx),
 };

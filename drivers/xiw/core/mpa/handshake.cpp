@@ -106,6 +106,11 @@ Step Handshake::receive(kstd::Bytes in) {
   return s;
 }
 
+usize Handshake::receive_need() const {
+  if (state_ != State::await_request && state_ != State::await_reply) return 0;
+  return rx_len_ < kHeaderLen ? kHeaderLen - rx_len_ : rx_need_ - rx_len_;
+}
+
 Step Handshake::on_frame() {
   const FrameType expect = initiator_ ? FrameType::reply : FrameType::request;
   const kstd::Result<StartupFrame> frame = decode(kstd::Bytes(rx_, rx_len_), expect);

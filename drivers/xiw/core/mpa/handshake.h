@@ -71,6 +71,10 @@ class Handshake {
   // TCP bytes. Consumes no more than the startup frame; the rest belongs
   // to Full Operation once connected.
   Step receive(kstd::Bytes in);
+  // Octets the startup frame still needs that receive() would take now:
+  // the rest of the header, then the rest of the private data; 0 when no
+  // frame is awaited. Reading no more keeps Full Operation in the socket.
+  usize receive_need() const;
   // Responder ULP decisions.
   Step accept(const ReadDepths& depths, kstd::Bytes pd);
   Step reject(kstd::Bytes pd);

@@ -1,0 +1,977 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The iWARP connection manager: kernel TCP sockets driven by the core's
+ * MPA Startup Phase state machine (include/xiw/mpa_conn.h).
+ *
+ * One connection endpoint (cep) per TCP connection or listener. Socket
+ * callbacks only queue the cep's work; all CM processing runs in that work
+ * (or in the iw_cm call) under the cep's mutex, on xiw_cm_wq. Timers are
+ * delayed work feeding the state machine's timeout event.
+ *
+ * iw_cm contract kept here: a failed connect ends with CONNECT_REPLY and a
+ * non-zero status; after a successful accept the responder always delivers
+ * ESTABLISHED, so in peer-to-peer mode accept waits for the RTR (bounded
+ * by mpa_rtr_timeout_ms) and fails instead; after ESTABLISHED or a good
+ * CONNECT_REPLY the connection ends with CLOSE (DISCONNECT first when the
+ * peer closed). The provider's cm_id reference is dropped after the last
+ * event.
+ */
+#include <linux/inet.h>
+#include <linux/net.h>
+#include <linux/slab.h>
+#include <linux/tcp.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+
+#include <xiw/ddp.h>
+#include <xiw/mpa_conn.h>
+
+#include "cm.h"
+#include "params.h"
+#include "xiw.h"
+
+enum xiw_cep_state {
+	XIW_CEP_IDLE,
+	XIW_CEP_LISTEN,
+	XIW_CEP_CONNECTING,	/* TCP connect in flight */
+	XIW_CEP_MPA,		/* Startup Phase */
+	XIW_CEP_CONNECTED,	/* Full Operation */
+	XIW_CEP_CLOSED,
+};
+
+struct xiw_cep {
+	struct kref ref;
+	struct mutex lock;
+	struct xiw_device *xdev;
+	enum xiw_cep_state state;
+	bool initiator;
+	bool reported;		/* the ULP saw a good CONNECT_REPLY/ESTABLISHED */
+	bool drop;		/* the QP asked to close */
+	struct socket *sock;
+	struct iw_cm_id *cm_id;	/* with a reference, while events may follow */
+	struct xiw_qp *qp;	/* with a reference */
+	struct xiw_cep *listener;
+	struct list_head children;	/* listener: not yet accepted */
+	struct list_head child;
+	spinlock_t children_lock;
+	struct work_struct work;
+	struct delayed_work timer;
+	struct completion rtr_done;	/* peer-to-peer accept waits on it */
+	int rtr_rc;
+	void (*saved_data_ready)(struct sock *sk);
+	void (*saved_state_change)(struct sock *sk);
+	struct xiw_mpa_depths depths;
+	struct xiw_mpa_agreed agreed;
+	u16 pd_len;
+	u8 pd[XIW_MPA_PD_MAX];
+	u8 buf[XIW_MPA_FRAME_MAX];	/* startup frame or first FPDU */
+	u32 have;
+	void *hs;			/* xiw_mpa_hs_size() octets */
+	void *tx;			/* xiw_mpa_tx_size() */
+	void *rx;			/* xiw_mpa_rx_size() */
+};
+
+static struct workqueue_struct *xiw_cm_wq;
+static atomic_t xiw_cep_count = ATOMIC_INIT(0);
+
+static const struct xiw_env xiw_cm_env = {
+	.crc32c_update = xiw_crc32c_update,
+};
+
+static void xiw_cep_release(struct kref *ref)
+{
+	struct xiw_cep *cep = container_of(ref, struct xiw_cep, ref);
+
+	kfree(cep->hs);
+	kfree(cep->tx);
+	kfree(cep->rx);
+	kfree(cep);
+	if (atomic_dec_and_test(&xiw_cep_count))
+		wake_up_var(&xiw_cep_count);
+}
+
+static void xiw_cep_put(struct xiw_cep *cep)
+{
+	kref_put(&cep->ref, xiw_cep_release);
+}
+
+#define xiw_cep_dbg(cep, fmt, ...)					\
+	pr_debug("xiw: cep %p %s: " fmt, cep,				\
+		 (cep)->initiator ? "ini" : "res", ##__VA_ARGS__)
+
+static void xiw_cep_work(struct work_struct *w);
+static void xiw_cep_timeout(struct work_struct *w);
+
+static struct xiw_cep *xiw_cep_alloc(struct xiw_device *xdev)
+{
+	struct xiw_cep *cep = kzalloc(sizeof(*cep), GFP_KERNEL);
+
+	if (!cep)
+		return NULL;
+	atomic_inc(&xiw_cep_count);
+	cep->hs = kzalloc(xiw_mpa_hs_size(), GFP_KERNEL);
+	cep->tx = kzalloc(xiw_mpa_tx_size(), GFP_KERNEL);
+	cep->rx = kzalloc(xiw_mpa_rx_size(), GFP_KERNEL);
+	kref_init(&cep->ref);
+	if (!cep->hs || !cep->tx || !cep->rx) {
+		xiw_cep_put(cep);
+		return NULL;
+	}
+	mutex_init(&cep->lock);
+	spin_lock_init(&cep->children_lock);
+	INIT_LIST_HEAD(&cep->children);
+	INIT_LIST_HEAD(&cep->child);
+	INIT_WORK(&cep->work, xiw_cep_work);
+	INIT_DELAYED_WORK(&cep->timer, xiw_cep_timeout);
+	init_completion(&cep->rtr_done);
+	cep->xdev = xdev;
+	return cep;
+}
+
+static void xiw_cep_queue(struct xiw_cep *cep)
+{
+	kref_get(&cep->ref);
+	if (!queue_work(xiw_cm_wq, &cep->work))
+		xiw_cep_put(cep);
+}
+
+/* ---- sockets ------------------------------------------------------------ */
+
+static void xiw_cm_sk_event(struct sock *sk)
+{
+	struct xiw_cep *cep;
+
+	read_lock(&sk->sk_callback_lock);
+	cep = sk->sk_user_data;
+	if (cep)
+		xiw_cep_queue(cep);
+	read_unlock(&sk->sk_callback_lock);
+}
+
+static void xiw_cep_attach(struct xiw_cep *cep, struct socket *s)
+{
+	struct sock *sk = s->sk;
+
+	kref_get(&cep->ref);	/* held by sk_user_data */
+	write_lock_bh(&sk->sk_callback_lock);
+	cep->saved_data_ready = sk->sk_data_ready;
+	cep->saved_state_change = sk->sk_state_change;
+	sk->sk_user_data = cep;
+	sk->sk_data_ready = xiw_cm_sk_event;
+	sk->sk_state_change = xiw_cm_sk_event;
+	write_unlock_bh(&sk->sk_callback_lock);
+	cep->sock = s;
+}
+
+/* Under cep->lock; the caller holds a reference of its own. */
+static void xiw_cep_close_sock(struct xiw_cep *cep)
+{
+	struct socket *s = cep->sock;
+	struct sock *sk;
+
+	if (!s)
+		return;
+	sk = s->sk;
+	write_lock_bh(&sk->sk_callback_lock);
+	sk->sk_data_ready = cep->saved_data_ready;
+	sk->sk_state_change = cep->saved_state_change;
+	sk->sk_user_data = NULL;
+	write_unlock_bh(&sk->sk_callback_lock);
+	kernel_sock_shutdown(s, SHUT_RDWR);
+	sock_release(s);
+	cep->sock = NULL;
+	xiw_cep_put(cep);	/* sk_user_data's */
+}
+
+static int xiw_cep_send(struct xiw_cep *cep, const void *buf, size_t len)
+{
+	struct kvec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct msghdr msg = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
+	int rc;
+
+	if (!cep->sock)
+		return -ENOTCONN;
+	rc = kernel_sendmsg(cep->sock, &msg, &iov, 1, len);
+	if (rc == len)
+		return 0;
+	return rc < 0 ? rc : -EAGAIN;
+}
+
+/* Frames @len ULPDU octets as one FPDU of Full Operation and sends it. */
+static int xiw_cep_send_fpdu(struct xiw_cep *cep, const void *ulpdu,
+			     size_t len)
+{
+	u8 fpdu[XIW_DDP_MSG_MAX + 32];
+	int n = xiw_mpa_tx_encode(cep->tx, ulpdu, len, fpdu, sizeof(fpdu));
+
+	return n < 0 ? n : xiw_cep_send(cep, fpdu, n);
+}
+
+static int xiw_cep_recv(struct xiw_cep *cep, void *buf, size_t len,
+			int flags)
+{
+	struct kvec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr msg = { .msg_flags = MSG_DONTWAIT | flags };
+
+	if (!cep->sock)
+		return -ENOTCONN;
+	return kernel_recvmsg(cep->sock, &msg, &iov, 1, len, msg.msg_flags);
+}
+
+static struct socket *xiw_cm_socket(struct xiw_device *xdev,
+				    struct sockaddr_storage *addr)
+{
+	struct socket *s;
+	int rc;
+
+	rc = sock_create_kern(dev_net(xdev->netdev), addr->ss_family,
+			      SOCK_STREAM, IPPROTO_TCP, &s);
+	if (rc)
+		return ERR_PTR(rc);
+	sock_set_reuseaddr(s->sk);
+	tcp_sock_set_nodelay(s->sk);
+	return s;
+}
+
+/* ---- events to the ULP ---------------------------------------------------- */
+
+static void xiw_cep_drop_cm_id(struct xiw_cep *cep)
+{
+	if (cep->cm_id) {
+		cep->cm_id->provider_data = NULL;
+		cep->cm_id->rem_ref(cep->cm_id);
+		cep->cm_id = NULL;
+	}
+}
+
+static void xiw_cep_event(struct xiw_cep *cep, struct iw_cm_id *id,
+			  enum iw_cm_event_type type, int status,
+			  bool with_pd)
+{
+	struct iw_cm_event ev = { .event = type, .status = status };
+	struct xiw_mpa_frame f;
+	const void *pd;
+
+	if (!id)
+		return;
+	if (type == IW_CM_EVENT_CONNECT_REQUEST) {
+		ev.provider_data = cep;
+		xiw_mpa_hs_peer_frame(cep->hs, &f, &pd);
+		/* What the ULP should set: IRD to the peer's ORD and back. */
+		ev.ird = f.flags & XIW_MPA_FLAG_S ? f.ord : XIW_MAX_IRD;
+		ev.ord = f.flags & XIW_MPA_FLAG_S ? f.ird : XIW_MAX_ORD;
+	} else if (type == IW_CM_EVENT_ESTABLISHED ||
+		   (type == IW_CM_EVENT_CONNECT_REPLY && !status)) {
+		ev.ird = cep->agreed.ird;
+		ev.ord = cep->agreed.ord;
+	}
+	if (with_pd) {
+		xiw_mpa_hs_peer_frame(cep->hs, &f, &pd);
+		ev.private_data = (void *)pd;
+		ev.private_data_len = f.pd_len;
+		if (type == IW_CM_EVENT_CONNECT_REPLY && status) {
+			ev.ird = f.ird;	/* RFC 6581 9.1: also on reject */
+			ev.ord = f.ord;
+		}
+	}
+	if (cep->sock) {
+		kernel_getsockname(cep->sock, (struct sockaddr *)&ev.local_addr);
+		kernel_getpeername(cep->sock, (struct sockaddr *)&ev.remote_addr);
+	}
+	id->event_handler(id, &ev);
+}
+
+/* ---- the state machine's steps ---------------------------------------- */
+
+static void xiw_cep_full_operation(struct xiw_cep *cep)
+{
+	xiw_mpa_hs_agreed(cep->hs, &cep->agreed);
+	xiw_mpa_tx_init(cep->tx, &xiw_cm_env, cep->agreed.send_markers,
+			cep->agreed.crc);
+	xiw_mpa_rx_init(cep->rx, &xiw_cm_env, cep->agreed.recv_markers,
+			cep->agreed.crc);
+}
+
+static void xiw_cep_timer(struct xiw_cep *cep, const struct xiw_mpa_step *s)
+{
+	if (s->timer == XIW_MPA_TIMER_ARM) {
+		kref_get(&cep->ref);
+		if (mod_delayed_work(xiw_cm_wq, &cep->timer,
+				     msecs_to_jiffies(s->timer_ms)))
+			xiw_cep_put(cep);	/* it was pending: one ref */
+	} else if (s->timer == XIW_MPA_TIMER_CANCEL) {
+		if (cancel_delayed_work(&cep->timer))
+			xiw_cep_put(cep);
+	}
+}
+
+static void xiw_cep_unlink_child(struct xiw_cep *cep)
+{
+	struct xiw_cep *l = cep->listener;
+
+	if (!l)
+		return;
+	spin_lock(&l->children_lock);
+	list_del_init(&cep->child);
+	spin_unlock(&l->children_lock);
+	cep->listener = NULL;
+	xiw_cep_put(l);
+	xiw_cep_put(cep);	/* the listener list's */
+}
+
+static void xiw_cep_detach_qp(struct xiw_cep *cep)
+{
+	struct xiw_qp *qp = cep->qp;
+
+	if (!qp)
+		return;
+	xiw_qp_disconnected(qp);
+	spin_lock_bh(&qp->lock);
+	if (qp->cep == cep) {
+		qp->cep = NULL;
+		xiw_cep_put(cep);
+	}
+	spin_unlock_bh(&qp->lock);
+	cep->qp = NULL;
+	xiw_qp_put(qp);
+}
+
+/* The end of a connection, whatever the cause. */
+static void xiw_cep_finish(struct xiw_cep *cep, int err)
+{
+	enum xiw_cep_state was = cep->state;
+
+	if (was == XIW_CEP_CLOSED)
+		return;
+	xiw_cep_dbg(cep, "finish state %d err %d reported %d\n", was, err,
+		    cep->reported);
+	cep->state = XIW_CEP_CLOSED;
+	xiw_cep_close_sock(cep);
+	if (cancel_delayed_work(&cep->timer))
+		xiw_cep_put(cep);
+	xiw_cep_unlink_child(cep);
+	xiw_cep_detach_qp(cep);
+	if (cep->reported) {
+		xiw_cep_event(cep, cep->cm_id, IW_CM_EVENT_CLOSE, 0, false);
+	} else if (cep->initiator && cep->cm_id) {
+		xiw_cep_event(cep, cep->cm_id, IW_CM_EVENT_CONNECT_REPLY,
+			      err ? err : -ECONNRESET, false);
+	} else if (!cep->initiator && cep->cm_id) {
+		/* An accept waiting for the RTR: it fails, no events. */
+		cep->rtr_rc = err ? err : -ECONNRESET;
+		complete(&cep->rtr_done);
+		return;
+	}
+	xiw_cep_drop_cm_id(cep);
+}
+
+static void xiw_cep_connected(struct xiw_cep *cep)
+{
+	struct xiw_mpa_agreed *a = &cep->agreed;
+
+	cep->state = XIW_CEP_CONNECTED;
+	if (xiw_params_log())
+		pr_info("xiw: %s: rev %u crc %u markers %u/%u p2p %u rtr %#x ird %u ord %u\n",
+			cep->initiator ? "initiator" : "responder", a->rev,
+			a->crc, a->send_markers, a->recv_markers,
+			a->peer_to_peer, a->rtr, a->ird, a->ord);
+	if (cep->qp)
+		xiw_qp_connected(cep->qp, cep->agreed.ird, cep->agreed.ord);
+	cep->reported = true;
+	if (cep->initiator) {
+		xiw_cep_event(cep, cep->cm_id, IW_CM_EVENT_CONNECT_REPLY, 0,
+			      true);
+	} else {
+		xiw_cep_event(cep, cep->cm_id, IW_CM_EVENT_ESTABLISHED, 0,
+			      false);
+		cep->rtr_rc = 0;
+		complete(&cep->rtr_done);
+	}
+}
+
+/* Responder: hand the Request to the listener's ULP. */
+static void xiw_cep_connect_request(struct xiw_cep *cep)
+{
+	struct xiw_cep *l = cep->listener;
+	struct iw_cm_id *lid = NULL;
+
+	if (l) {
+		spin_lock(&l->children_lock);
+		lid = l->cm_id;
+		if (lid)
+			lid->add_ref(lid);
+		spin_unlock(&l->children_lock);
+	}
+	if (!lid) {
+		xiw_cep_finish(cep, -ECONNABORTED);
+		return;
+	}
+	kref_get(&cep->ref);	/* the new cm_id's provider_data */
+	xiw_cep_event(cep, lid, IW_CM_EVENT_CONNECT_REQUEST, 0, true);
+	lid->rem_ref(lid);
+}
+
+static void xiw_cep_step(struct xiw_cep *cep, const struct xiw_mpa_step *s)
+{
+	struct xiw_mpa_step next;
+	u8 msg[XIW_DDP_MSG_MAX];
+	int rc = 0, n;
+
+	xiw_cep_dbg(cep, "step send %u term %u rtr %#x up %u timer %u/%u hs %d err %d\n",
+		    s->send_len, s->terminate, s->rtr, s->upcall, s->timer,
+		    s->timer_ms, xiw_mpa_hs_state(cep->hs),
+		    xiw_mpa_hs_error(cep->hs));
+
+	if (s->send_len)
+		rc = xiw_cep_send(cep, s->send, s->send_len);
+	if (!rc && (s->rtr || s->terminate || s->upcall == XIW_MPA_UP_CONNECTED))
+		xiw_cep_full_operation(cep);
+	if (!rc && s->terminate) {
+		/* RFC 6581 9.3: the TERMINATE goes out before the reset. */
+		n = xiw_ddp_encode_mpa_term(s->terminate, 1, msg, sizeof(msg));
+		if (n > 0)
+			xiw_cep_send_fpdu(cep, msg, n);
+	}
+	if (!rc && s->rtr) {
+		n = xiw_ddp_encode_rtr(s->rtr, msg, sizeof(msg));
+		rc = n < 0 ? n : xiw_cep_send_fpdu(cep, msg, n);
+		if (!rc) {
+			xiw_mpa_hs_rtr_sent(cep->hs, &next);
+			xiw_cep_step(cep, &next);
+			return;
+		}
+	}
+	xiw_cep_timer(cep, s);
+	if (rc) {
+		xiw_cep_finish(cep, rc);
+		return;
+	}
+	switch (s->upcall) {
+	case XIW_MPA_UP_REQUEST:
+		xiw_cep_connect_request(cep);
+		return;
+	case XIW_MPA_UP_CONNECTED:
+		xiw_cep_connected(cep);
+		break;
+	case XIW_MPA_UP_REJECTED:
+		cep->state = XIW_CEP_CLOSED;
+		xiw_cep_event(cep, cep->cm_id, IW_CM_EVENT_CONNECT_REPLY,
+			      -ECONNREFUSED, true);
+		xiw_cep_drop_cm_id(cep);
+		xiw_cep_close_sock(cep);
+		xiw_cep_detach_qp(cep);
+		return;
+	case XIW_MPA_UP_FAILED:
+		xiw_cep_finish(cep, xiw_mpa_hs_error(cep->hs));
+		return;
+	}
+	if (s->close_after_send || s->terminate)
+		xiw_cep_finish(cep, xiw_mpa_hs_error(cep->hs));
+}
+
+/* ---- receiving ------------------------------------------------------------ */
+
+struct xiw_rtr_sink {
+	u8 ulpdu[XIW_DDP_MSG_MAX];
+	u32 len;
+	bool done;
+};
+
+static int xiw_rtr_begin(void *ctx, xiw_u16 len)
+{
+	return len > XIW_DDP_MSG_MAX ? -EMSGSIZE : 0;
+}
+
+static int xiw_rtr_data(void *ctx, const void *buf, xiw_size len)
+{
+	struct xiw_rtr_sink *s = ctx;
+
+	if (s->len + len > sizeof(s->ulpdu))
+		return -EMSGSIZE;
+	memcpy(s->ulpdu + s->len, buf, len);
+	s->len += len;
+	return 0;
+}
+
+static int xiw_rtr_end(void *ctx)
+{
+	((struct xiw_rtr_sink *)ctx)->done = true;
+	return 0;
+}
+
+static const struct xiw_mpa_rx_sink xiw_rtr_ops = {
+	.begin = xiw_rtr_begin, .data = xiw_rtr_data, .end = xiw_rtr_end,
+};
+
+/*
+ * Responder, peer-to-peer: read exactly the first FPDU, which must be the
+ * RTR; anything after it stays in the socket for the data path.
+ */
+static void xiw_cep_read_rtr(struct xiw_cep *cep)
+{
+	size_t prefix = cep->agreed.recv_markers ? 6 : 2, want;
+	struct xiw_rtr_sink sink = {};
+	struct xiw_mpa_step s;
+	struct xiw_ddp_rtr rtr = {};
+	u8 msg[XIW_DDP_MSG_MAX];
+	int n, rc;
+
+	if (cep->have < prefix) {
+		n = xiw_cep_recv(cep, cep->buf + cep->have, prefix - cep->have, 0);
+		if (n == -EAGAIN)
+			return;
+		if (n <= 0)
+			goto lost;
+		cep->have += n;
+		if (cep->have < prefix)
+			return;
+	}
+	want = xiw_mpa_fpdu_wire_len(cep->buf[prefix - 2] << 8 |
+				     cep->buf[prefix - 1],
+				     0, cep->agreed.recv_markers);
+	if (want > sizeof(cep->buf)) {
+		xiw_mpa_hs_first_fpdu(cep->hs, 0, &s);	/* not an RTR */
+		xiw_cep_step(cep, &s);
+		return;
+	}
+	while (cep->have < want) {
+		n = xiw_cep_recv(cep, cep->buf + cep->have, want - cep->have, 0);
+		if (n == -EAGAIN)
+			return;
+		if (n <= 0)
+			goto lost;
+		cep->have += n;
+	}
+	rc = xiw_mpa_rx_consume(cep->rx, cep->buf, want, &xiw_rtr_ops, &sink);
+	if (rc || !sink.done) {
+		xiw_cep_finish(cep, rc ? rc : -EPROTO);
+		return;
+	}
+	if (xiw_ddp_parse_rtr(sink.ulpdu, sink.len, &rtr) == 0 &&
+	    rtr.rtr == XIW_MPA_CTRL_D) {
+		/* The zero-length Read Response to a READ RTR. */
+		n = xiw_ddp_encode_rtr_response(&rtr, msg, sizeof(msg));
+		if (n > 0)
+			xiw_cep_send_fpdu(cep, msg, n);
+	}
+	xiw_mpa_hs_first_fpdu(cep->hs, rtr.rtr, &s);
+	xiw_cep_step(cep, &s);
+	return;
+lost:
+	xiw_mpa_hs_llp_closed(cep->hs, &s);
+	xiw_cep_step(cep, &s);
+}
+
+static void xiw_cep_read_startup(struct xiw_cep *cep)
+{
+	struct xiw_mpa_step s;
+	size_t need;
+	int n;
+
+	while (cep->state == XIW_CEP_MPA && (need = xiw_mpa_hs_rx_need(cep->hs))) {
+		n = xiw_cep_recv(cep, cep->buf, min(need, sizeof(cep->buf)), 0);
+		if (n == -EAGAIN)
+			return;
+		if (n <= 0) {
+			xiw_mpa_hs_llp_closed(cep->hs, &s);
+			xiw_cep_step(cep, &s);
+			return;
+		}
+		xiw_mpa_hs_receive(cep->hs, cep->buf, n, &s);
+		xiw_cep_step(cep, &s);
+	}
+	if (cep->state == XIW_CEP_MPA &&
+	    xiw_mpa_hs_state(cep->hs) == XIW_MPA_HS_AWAIT_RTR)
+		xiw_cep_read_rtr(cep);
+}
+
+static bool xiw_sock_gone(struct socket *s)
+{
+	int st = READ_ONCE(s->sk->sk_state);
+
+	return st == TCP_CLOSE || st == TCP_CLOSE_WAIT || st == TCP_LAST_ACK;
+}
+
+static void xiw_cep_listen_work(struct xiw_cep *l);
+
+static void xiw_cep_work(struct work_struct *w)
+{
+	struct xiw_cep *cep = container_of(w, struct xiw_cep, work);
+	struct xiw_mpa_step s;
+
+	mutex_lock(&cep->lock);
+	xiw_cep_dbg(cep, "work state %d sk %d\n", cep->state,
+		    cep->sock ? READ_ONCE(cep->sock->sk->sk_state) : -1);
+	switch (cep->state) {
+	case XIW_CEP_LISTEN:
+		xiw_cep_listen_work(cep);
+		break;
+	case XIW_CEP_CONNECTING:
+		if (READ_ONCE(cep->sock->sk->sk_state) == TCP_ESTABLISHED) {
+			cep->state = XIW_CEP_MPA;
+			xiw_mpa_hs_connect(cep->hs, &cep->depths, cep->pd,
+					   cep->pd_len, &s);
+			xiw_cep_step(cep, &s);
+		} else if (xiw_sock_gone(cep->sock)) {
+			xiw_cep_finish(cep, sock_error(cep->sock->sk) ?: -ECONNREFUSED);
+		}
+		break;
+	case XIW_CEP_MPA:
+		xiw_cep_read_startup(cep);
+		break;
+	case XIW_CEP_CONNECTED:
+		/* No data path yet: a closing peer is all we watch for. */
+		if (cep->drop || (cep->sock && xiw_sock_gone(cep->sock))) {
+			if (!cep->drop)
+				xiw_cep_event(cep, cep->cm_id,
+					      IW_CM_EVENT_DISCONNECT, 0, false);
+			xiw_cep_finish(cep, 0);
+		}
+		break;
+	default:
+		break;
+	}
+	mutex_unlock(&cep->lock);
+	xiw_cep_put(cep);
+}
+
+static void xiw_cep_timeout(struct work_struct *w)
+{
+	struct xiw_cep *cep = container_of(to_delayed_work(w), struct xiw_cep,
+					   timer);
+	struct xiw_mpa_step s;
+
+	mutex_lock(&cep->lock);
+	xiw_cep_dbg(cep, "timeout in state %d\n", cep->state);
+	if (cep->state == XIW_CEP_MPA) {
+		xiw_mpa_hs_timeout(cep->hs, &s);
+		xiw_cep_step(cep, &s);
+	} else if (cep->state == XIW_CEP_CONNECTING) {
+		xiw_cep_finish(cep, -ETIMEDOUT);
+	}
+	mutex_unlock(&cep->lock);
+	xiw_cep_put(cep);	/* the armed timer's */
+}
+
+/* ---- passive side ---------------------------------------------------------- */
+
+static int xiw_cep_init_hs(struct xiw_cep *cep)
+{
+	struct xiw_mpa_policy p;
+
+	xiw_params_policy(&p);
+	return xiw_mpa_hs_init(cep->hs, xiw_mpa_hs_size(), &p);
+}
+
+static void xiw_cep_listen_work(struct xiw_cep *l)
+{
+	struct xiw_mpa_step s;
+	struct xiw_cep *cep;
+	struct socket *ns;
+
+	while (l->sock && kernel_accept(l->sock, &ns, O_NONBLOCK) == 0) {
+		cep = xiw_cep_alloc(l->xdev);
+		if (!cep || xiw_cep_init_hs(cep)) {
+			if (cep)
+				xiw_cep_put(cep);
+			sock_release(ns);
+			continue;
+		}
+		tcp_sock_set_nodelay(ns->sk);
+		kref_get(&l->ref);
+		cep->listener = l;
+		kref_get(&cep->ref);	/* the listener list's */
+		spin_lock(&l->children_lock);
+		list_add_tail(&cep->child, &l->children);
+		spin_unlock(&l->children_lock);
+		/* Listener, then child: a child never takes its listener's lock. */
+		mutex_lock_nested(&cep->lock, SINGLE_DEPTH_NESTING);
+		xiw_cep_attach(cep, ns);
+		cep->state = XIW_CEP_MPA;
+		xiw_mpa_hs_listen(cep->hs, &s);
+		xiw_cep_step(cep, &s);
+		mutex_unlock(&cep->lock);
+		xiw_cep_queue(cep);	/* the Request may be queued already */
+		xiw_cep_put(cep);	/* ours */
+	}
+}
+
+int xiw_iw_create_listen(struct iw_cm_id *id, int backlog)
+{
+	struct xiw_device *xdev = to_xiw_dev(id->device);
+	struct xiw_cep *cep;
+	struct socket *s;
+	int rc;
+
+	cep = xiw_cep_alloc(xdev);
+	if (!cep)
+		return -ENOMEM;
+	s = xiw_cm_socket(xdev, &id->local_addr);
+	if (IS_ERR(s)) {
+		xiw_cep_put(cep);
+		return PTR_ERR(s);
+	}
+	rc = kernel_bind(s, (struct sockaddr *)&id->local_addr,
+			 sizeof(id->local_addr));
+	if (!rc)
+		rc = kernel_listen(s, backlog);
+	if (rc) {
+		sock_release(s);
+		xiw_cep_put(cep);
+		return rc;
+	}
+	mutex_lock(&cep->lock);
+	cep->state = XIW_CEP_LISTEN;
+	cep->cm_id = id;
+	id->add_ref(id);
+	id->provider_data = cep;
+	xiw_cep_attach(cep, s);
+	mutex_unlock(&cep->lock);
+	return 0;
+}
+
+int xiw_iw_destroy_listen(struct iw_cm_id *id)
+{
+	struct xiw_cep *l = id->provider_data, *cep;
+
+	if (!l)
+		return 0;
+	mutex_lock(&l->lock);
+	l->state = XIW_CEP_CLOSED;
+	xiw_cep_close_sock(l);
+	spin_lock(&l->children_lock);
+	l->cm_id = NULL;
+	spin_unlock(&l->children_lock);
+	id->provider_data = NULL;
+	id->rem_ref(id);
+	mutex_unlock(&l->lock);
+	/* Connections no ULP has seen yet go with the listener. */
+	for (;;) {
+		spin_lock(&l->children_lock);
+		cep = list_first_entry_or_null(&l->children, struct xiw_cep,
+					       child);
+		if (cep)
+			kref_get(&cep->ref);
+		spin_unlock(&l->children_lock);
+		if (!cep)
+			break;
+		mutex_lock(&cep->lock);
+		if (cep->listener == l) {
+			if (xiw_mpa_hs_state(cep->hs) == XIW_MPA_HS_AWAIT_ULP) {
+				/* The ULP owns it now: it keeps the cep. */
+				xiw_cep_unlink_child(cep);
+			} else {
+				xiw_cep_finish(cep, -ECONNABORTED);
+			}
+		}
+		mutex_unlock(&cep->lock);
+		xiw_cep_put(cep);
+	}
+	flush_workqueue(xiw_cm_wq);
+	xiw_cep_put(l);
+	return 0;
+}
+
+static void xiw_depths(struct xiw_mpa_depths *d, struct iw_cm_conn_param *p)
+{
+	d->ird = min_t(u32, p->ird, XIW_MAX_IRD);
+	d->ord = min_t(u32, p->ord, XIW_MAX_ORD);
+	d->max_ird = XIW_MAX_IRD;
+	d->max_ord = XIW_MAX_ORD;
+}
+
+static int xiw_cep_bind_qp(struct xiw_cep *cep, struct iw_cm_id *id, u32 qpn)
+{
+	struct xiw_qp *qp = xiw_qp_lookup(cep->xdev, qpn);
+
+	if (!qp)
+		return -EINVAL;
+	spin_lock_bh(&qp->lock);
+	if (qp->cep) {
+		spin_unlock_bh(&qp->lock);
+		xiw_qp_put(qp);
+		return -EBUSY;
+	}
+	kref_get(&cep->ref);
+	qp->cep = cep;
+	spin_unlock_bh(&qp->lock);
+	cep->qp = qp;
+	cep->cm_id = id;
+	id->add_ref(id);
+	id->provider_data = cep;
+	return 0;
+}
+
+int xiw_iw_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
+{
+	struct xiw_cep *cep = id->provider_data;
+	struct xiw_mpa_step s;
+	int rc;
+
+	if (!cep)
+		return -EINVAL;
+	mutex_lock(&cep->lock);
+	if (cep->state != XIW_CEP_MPA ||
+	    xiw_mpa_hs_state(cep->hs) != XIW_MPA_HS_AWAIT_ULP) {
+		rc = -ECONNRESET;
+		goto out;
+	}
+	rc = xiw_cep_bind_qp(cep, id, p->qpn);
+	if (rc)
+		goto out;
+	xiw_cep_unlink_child(cep);
+	xiw_depths(&cep->depths, p);
+	xiw_mpa_hs_accept(cep->hs, &cep->depths, p->private_data,
+			  p->private_data_len, &s);
+	xiw_cep_step(cep, &s);
+	if (xiw_mpa_hs_state(cep->hs) == XIW_MPA_HS_AWAIT_RTR) {
+		/* Peer-to-peer: ESTABLISHED only after the RTR, or fail here. */
+		mutex_unlock(&cep->lock);
+		xiw_cep_queue(cep);	/* the RTR may be there already */
+		wait_for_completion(&cep->rtr_done);
+		mutex_lock(&cep->lock);
+		rc = cep->rtr_rc;
+	} else if (cep->state != XIW_CEP_CONNECTED) {
+		rc = xiw_mpa_hs_error(cep->hs) ?: -ECONNRESET;
+	}
+	if (rc) {
+		/* An error on accept precludes provider events. */
+		cep->reported = false;
+		xiw_cep_finish(cep, rc);
+		xiw_cep_drop_cm_id(cep);
+	}
+out:
+	mutex_unlock(&cep->lock);
+	xiw_cep_put(cep);	/* the CONNECT_REQUEST's */
+	if (rc)
+		id->provider_data = NULL;
+	return rc;
+}
+
+int xiw_iw_reject(struct iw_cm_id *id, const void *pdata, u8 len)
+{
+	struct xiw_cep *cep = id->provider_data;
+	struct xiw_mpa_step s;
+
+	if (!cep)
+		return -EINVAL;
+	id->provider_data = NULL;
+	mutex_lock(&cep->lock);
+	if (cep->state == XIW_CEP_MPA &&
+	    xiw_mpa_hs_state(cep->hs) == XIW_MPA_HS_AWAIT_ULP) {
+		xiw_mpa_hs_reject(cep->hs, pdata, len, &s);
+		xiw_cep_step(cep, &s);
+	}
+	xiw_cep_finish(cep, -ECONNREFUSED);
+	mutex_unlock(&cep->lock);
+	xiw_cep_put(cep);	/* the CONNECT_REQUEST's */
+	return 0;
+}
+
+/* ---- active side --------------------------------------------------------- */
+
+int xiw_iw_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p)
+{
+	struct xiw_device *xdev = to_xiw_dev(id->device);
+	struct xiw_cep *cep;
+	struct socket *s;
+	int rc;
+
+	pr_debug("xiw: connect qpn %u to %pISpc\n", p->qpn, &id->remote_addr);
+	if (p->private_data_len > XIW_MPA_PD_MAX)
+		return -EINVAL;
+	cep = xiw_cep_alloc(xdev);
+	if (!cep)
+		return -ENOMEM;
+	rc = xiw_cep_init_hs(cep);
+	if (rc)
+		goto put;
+	s = xiw_cm_socket(xdev, &id->remote_addr);
+	if (IS_ERR(s)) {
+		rc = PTR_ERR(s);
+		goto put;
+	}
+	rc = kernel_bind(s, (struct sockaddr *)&id->local_addr,
+			 sizeof(id->local_addr));
+	if (rc) {
+		sock_release(s);
+		goto put;
+	}
+	mutex_lock(&cep->lock);
+	rc = xiw_cep_bind_qp(cep, id, p->qpn);
+	if (rc) {
+		mutex_unlock(&cep->lock);
+		sock_release(s);
+		goto put;
+	}
+	cep->initiator = true;
+	cep->state = XIW_CEP_CONNECTING;
+	xiw_depths(&cep->depths, p);
+	cep->pd_len = p->private_data_len;
+	memcpy(cep->pd, p->private_data, cep->pd_len);
+	xiw_cep_attach(cep, s);
+	/* Never blocks: the work continues once TCP is connected. */
+	rc = kernel_connect(s, (struct sockaddr *)&id->remote_addr,
+			    sizeof(id->remote_addr), O_NONBLOCK);
+	if (rc == -EINPROGRESS || rc == 0) {
+		struct xiw_mpa_step t = { .timer = XIW_MPA_TIMER_ARM };
+		struct xiw_mpa_policy pol;
+
+		/* The Reply timeout also bounds the TCP connect. */
+		xiw_params_policy(&pol);
+		t.timer_ms = pol.reply_ms;
+		if (t.timer_ms)
+			xiw_cep_timer(cep, &t);
+		rc = 0;
+		xiw_cep_queue(cep);
+	} else {
+		/* A synchronous failure: no events follow. */
+		cep->initiator = false;
+		cep->state = XIW_CEP_CLOSED;
+		xiw_cep_close_sock(cep);
+		xiw_cep_detach_qp(cep);
+		xiw_cep_drop_cm_id(cep);
+	}
+	mutex_unlock(&cep->lock);
+put:
+	xiw_cep_put(cep);
+	return rc;
+}
+
+void xiw_cm_qp_drop(struct xiw_qp *qp, bool abrupt)
+{
+	struct xiw_cep *cep;
+
+	spin_lock_bh(&qp->lock);
+	cep = qp->cep;
+	if (cep)
+		kref_get(&cep->ref);
+	spin_unlock_bh(&qp->lock);
+	if (!cep)
+		return;
+	mutex_lock(&cep->lock);
+	cep->drop = true;
+	if (cep->state == XIW_CEP_CONNECTED)
+		xiw_cep_queue(cep);	/* closes, then CLOSE to the ULP */
+	else if (cep->qp == qp)
+		xiw_cep_detach_qp(cep);	/* still connecting: let the QP go */
+	mutex_unlock(&cep->lock);
+	xiw_cep_put(cep);
+}
+
+int xiw_cm_init(void)
+{
+	xiw_cm_wq = alloc_workqueue("xiw_cm", WQ_MEM_RECLAIM, 0);
+	return xiw_cm_wq ? 0 : -ENOMEM;
+}
+
+void xiw_cm_exit(void)
+{
+	/* Devices are gone, so every cep is closing: wait for the last. */
+	wait_var_event_timeout(&xiw_cep_count, !atomic_read(&xiw_cep_count),
+			       30 * HZ);
+	if (atomic_read(&xiw_cep_count))
+		pr_err("xiw: %d connection endpoints outlived their device\n",
+		       atomic_read(&xiw_cep_count));
+	destroy_workqueue(xiw_cm_wq);
+}

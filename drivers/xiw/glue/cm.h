@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The iWARP connection manager (cm.c). */
+#ifndef XIW_CM_H
+#define XIW_CM_H
+
+#include <rdma/iw_cm.h>
+
+struct xiw_qp;
+
+int xiw_cm_init(void);
+void xiw_cm_exit(void);
+
+int xiw_iw_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p);
+int xiw_iw_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p);
+int xiw_iw_reject(struct iw_cm_id *id, const void *pdata, u8 len);
+int xiw_iw_create_listen(struct iw_cm_id *id, int backlog);
+int xiw_iw_destroy_listen(struct iw_cm_id *id);
+
+/* The QP leaves RTS or is destroyed: close its connection. */
+void xiw_cm_qp_drop(struct xiw_qp *qp, bool abrupt);
+
+#endif /* XIW_CM_H */

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Module parameters (params.c). */
+#ifndef XIW_PARAMS_H
+#define XIW_PARAMS_H
+
+#include <xiw/mpa_conn.h>
+
+/* The MPA policy for a new connection, from the current parameters. */
+void xiw_params_policy(struct xiw_mpa_policy *p);
+/* mpa_log: report each connection's MPA parameters at KERN_INFO. */
+bool xiw_params_log(void);
+
+#endif /* XIW_PARAMS_H */

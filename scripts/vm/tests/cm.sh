@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# xiw to xiw connection setup through rdma_cm and iw_cm, in two VMs: VM 1
+# listens (testmod/xiw_cmtest.ko role=server), VM 0 connects. Each case
+# sets xiw's MPA parameters on both sides, connects once and checks what
+# each ULP saw (the test module's "result") and what MPA agreed (xiw's
+# mpa_log line "rev R crc C markers S/R p2p P rtr T ird I ord O").
+. "$XIW_TOP/scripts/vm/lib.sh"
+
+SERVER=1
+PORT=7471
+P=/sys/module/xiw/parameters
+R=/sys/module/xiw_cmtest/parameters/result
+
+setup() {
+	load_xiw && modprobe rdma_cm && rdma link add xiw0 type xiw netdev eth0 &&
+	echo Y > /sys/module/xiw/parameters/mpa_log &&
+	{ [ ! -e /proc/dynamic_debug/control ] ||
+	  echo 'module xiw +p' > /proc/dynamic_debug/control; }
+}
+check setup setup || exit 1
+barrier setup || exit 1
+
+defaults() {
+	echo 2 > $P/mpa_rev && echo required > $P/mpa_crc && echo accept > $P/mpa_markers &&
+	echo N > $P/mpa_peer_to_peer && echo Y > $P/mpa_rtr_send &&
+	echo Y > $P/mpa_rtr_write && echo Y > $P/mpa_rtr_read
+}
+
+# agreed ROLE PATTERN: the last MPA line of ROLE matches PATTERN.
+agreed() {
+	dmesg | grep "xiw: $1: rev" | tail -n 1 | tee /dev/stderr | grep -qE "$2"
+}
+
+# run NAME "client params" "server params" "client args" CLIENT_RE SERVER_RE [CLIENT_MPA SERVER_MPA]
+# CM_CASES (a regular expression) narrows the run while debugging.
+want() { echo "$1" | grep -qE "^(${CM_CASES:-.*})$"; }
+
+run() {
+	want "$1" || return 0
+	tc=$1 cset=$2 sset=$3 cargs=$4 cre=$5 sre=$6 cmpa=${7:-} smpa=${8:-}
+	defaults
+	if [ "$VM_IDX" = "$SERVER" ]; then
+		eval "$sset"
+		dmesg -C
+		load_module "$XIW_CMTEST_KO" role=server port=$PORT $SERVER_ARGS || true
+		barrier "$tc-listen" 60
+		barrier "$tc-done" 120
+		sleep 1
+		check "$tc-server" grep -qE "$sre" $R
+		cat $R
+		[ -z "$smpa" ] || check "$tc-server-mpa" agreed responder "$smpa"
+		dmesg > "$OUT/dmesg-$tc-server.txt"
+		rmmod xiw_cmtest
+	else
+		eval "$cset"
+		dmesg -C
+		barrier "$tc-listen" 60
+		load_module "$XIW_CMTEST_KO" role=client addr="$PEER_IP" port=$PORT $cargs
+		check "$tc-client" grep -qE "$cre" $R
+		cat $R
+		[ -z "$cmpa" ] || check "$tc-client-mpa" agreed initiator "$cmpa"
+		dmesg > "$OUT/dmesg-$tc-client.txt"
+		rmmod xiw_cmtest
+		barrier "$tc-done" 120
+	fi
+	SERVER_ARGS=
+}
+
+run cs-rev2 "" "" "pd_len=16 ird=4 ord=4" \
+	'^established ird=4 ord=4 pd_len=16 pd_ok=1' \
+	'requests=1 established=1 .*pd_len=16 pd_ok=1 ird=4 ord=4' \
+	'rev 2 crc 1 markers 0/0 p2p 0' 'rev 2 crc 1 markers 0/0 p2p 0'
+run cs-rev1 "echo 1 > $P/mpa_rev" "" "pd_len=100" \
+	'^established .*pd_len=16 pd_ok=1' 'requests=1 established=1 .*pd_len=100 pd_ok=1' \
+	'rev 1 crc 1' 'rev 1 crc 1'
+run crc-off "echo suppress > $P/mpa_crc" "echo suppress > $P/mpa_crc" "" \
+	'^established' 'established=1' 'crc 0' 'crc 0'
+run crc-one-side "echo suppress > $P/mpa_crc" "" "" \
+	'^established' 'established=1' 'crc 1' 'crc 1'
+run markers-both "echo require > $P/mpa_markers" "echo require > $P/mpa_markers" "" \
+	'^established' 'established=1' 'markers 1/1' 'markers 1/1'
+run markers-to-client "echo require > $P/mpa_markers" "" "" \
+	'^established' 'established=1' 'markers 0/1' 'markers 1/0'
+# Each RTR type alone on both sides (RFC 6581 control flags B, C, D).
+for t in send:0x2 write:0x4 read:0x8; do
+	only="for x in send write read; do [ \$x = ${t%:*} ] || echo N > $P/mpa_rtr_\$x; done"
+	run p2p-${t%:*} "echo Y > $P/mpa_peer_to_peer; $only" "$only" "" \
+		'^established' 'requests=1 established=1' "p2p 1 rtr ${t#*:} " "p2p 1 rtr ${t#*:} "
+done
+run p2p-no-match "echo Y > $P/mpa_peer_to_peer; echo N > $P/mpa_rtr_write; echo N > $P/mpa_rtr_read" \
+	"echo N > $P/mpa_rtr_send; echo N > $P/mpa_rtr_write" "" \
+	'^error=' 'requests=1 established=0'
+SERVER_ARGS=reject=1
+run reject "" "" "pd_len=40" \
+	'^rejected status=-111 pd_len=16 pd_ok=1' 'requests=1 established=0 .*rejected=1'
+
+teardown() { rdma link delete xiw0 && rmmod xiw; }
+check teardown teardown
