@@ -27,9 +27,14 @@ defaults() {
 	echo Y > $P/mpa_rtr_write && echo Y > $P/mpa_rtr_read
 }
 
+# The kernel log since this case began. The log is never cleared: the
+# harness scans all of it (KUnit's KTAP, WARNs) after the run.
+case_mark() { echo "xiw-test: case $tc" > /dev/kmsg; }
+case_log() { dmesg | sed -n "/xiw-test: case $tc\$/,\$p"; }
+
 # agreed ROLE PATTERN: the last MPA line of ROLE matches PATTERN.
 agreed() {
-	dmesg | grep "xiw: $1: rev" | tail -n 1 | tee /dev/stderr | grep -qE "$2"
+	case_log | grep "xiw: $1: rev" | tail -n 1 | tee /dev/stderr | grep -qE "$2"
 }
 
 # run NAME "client params" "server params" "client args" CLIENT_RE SERVER_RE [CLIENT_MPA SERVER_MPA]
@@ -42,7 +47,7 @@ run() {
 	defaults
 	if [ "$VM_IDX" = "$SERVER" ]; then
 		eval "$sset"
-		dmesg -C
+		case_mark
 		load_module "$XIW_CMTEST_KO" role=server port=$PORT $SERVER_ARGS || true
 		barrier "$tc-listen" 60
 		barrier "$tc-done" 120
@@ -50,17 +55,17 @@ run() {
 		check "$tc-server" grep -qE "$sre" $R
 		cat $R
 		[ -z "$smpa" ] || check "$tc-server-mpa" agreed responder "$smpa"
-		dmesg > "$OUT/dmesg-$tc-server.txt"
+		case_log > "$OUT/dmesg-$tc-server.txt"
 		rmmod xiw_cmtest
 	else
 		eval "$cset"
-		dmesg -C
+		case_mark
 		barrier "$tc-listen" 60
 		load_module "$XIW_CMTEST_KO" role=client addr="$PEER_IP" port=$PORT $cargs
 		check "$tc-client" grep -qE "$cre" $R
 		cat $R
 		[ -z "$cmpa" ] || check "$tc-client-mpa" agreed initiator "$cmpa"
-		dmesg > "$OUT/dmesg-$tc-client.txt"
+		case_log > "$OUT/dmesg-$tc-client.txt"
 		rmmod xiw_cmtest
 		barrier "$tc-done" 120
 	fi
