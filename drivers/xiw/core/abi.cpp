@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 // The C entry points of include/xiw/mpa.h: translate between the plain ABI
 // structs and the core's types. No protocol logic lives here.
-#include <xiw/mpa.h>
-
-#include "mpa/startup.h"
+#include "abi.h"
 
 namespace {
 
@@ -16,6 +14,22 @@ bool to_frame_type(xiw_u8 type, FrameType* out) {
 }
 
 }  // namespace
+
+namespace xiw::abi {
+
+void to_abi(const mpa::StartupFrame& frame, xiw_mpa_frame* out) {
+  *out = {};
+  out->type = static_cast<xiw_u8>(frame.type);
+  out->flags = frame.flags.bits();
+  out->rev = frame.rev;
+  // decode() leaves the enhanced data zero unless S was set.
+  out->ctrl = frame.enhanced.ctrl;
+  out->ird = frame.enhanced.ird;
+  out->ord = frame.enhanced.ord;
+  out->pd_len = static_cast<xiw_u16>(frame.private_data.size());
+}
+
+}  // namespace xiw::abi
 
 extern "C" int xiw_mpa_encode(const struct xiw_mpa_frame* f, const void* pd, void* buf, xiw_size len) {
   xiw::mpa::StartupFrame frame;
@@ -45,14 +59,7 @@ extern "C" int xiw_mpa_decode(const void* buf, xiw_size len, xiw_u8 expect, stru
   const kstd::Result<xiw::mpa::StartupFrame> got = xiw::mpa::decode(in, type);
   if (!got.ok()) return got.error();
   const xiw::mpa::StartupFrame& frame = got.value();
-  f->type = static_cast<xiw_u8>(frame.type);
-  f->flags = frame.flags.bits();
-  f->rev = frame.rev;
-  // decode() leaves the enhanced data zero unless S was set.
-  f->ctrl = frame.enhanced.ctrl;
-  f->ird = frame.enhanced.ird;
-  f->ord = frame.enhanced.ord;
-  f->pd_len = static_cast<xiw_u16>(frame.private_data.size());
+  xiw::abi::to_abi(frame, f);
   f->pd_off = static_cast<xiw_u16>(frame.private_data.data() - in.data());
   return 0;
 }

@@ -3,6 +3,7 @@
 // machine and the Full Operation framer over plain ABI structs.
 #include <xiw/mpa_conn.h>
 
+#include "abi.h"
 #include "kstd/new.h"
 #include "mpa/fpdu.h"
 #include "mpa/handshake.h"
@@ -143,14 +144,7 @@ void xiw_mpa_hs_agreed(const void* hs, struct xiw_mpa_agreed* out) {
 void xiw_mpa_hs_peer_frame(const void* hs, struct xiw_mpa_frame* out, const void** pd) {
   const Handshake* h = hs_of(hs);
   const xiw::mpa::StartupFrame& f = h->initiator() ? h->reply() : h->request();
-  *out = {};
-  out->type = static_cast<xiw_u8>(f.type);
-  out->flags = f.flags.bits();
-  out->rev = f.rev;
-  out->ctrl = f.enhanced.ctrl;
-  out->ird = f.enhanced.ird;
-  out->ord = f.enhanced.ord;
-  out->pd_len = static_cast<xiw_u16>(f.private_data.size());
+  xiw::abi::to_abi(f, out);
   *pd = f.private_data.data();
 }
 

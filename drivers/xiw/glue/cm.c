@@ -254,9 +254,10 @@ static void xiw_cep_event(struct xiw_cep *cep, struct iw_cm_id *id,
 
 	if (!id)
 		return;
+	if (type == IW_CM_EVENT_CONNECT_REQUEST || with_pd)
+		xiw_mpa_hs_peer_frame(cep->hs, &f, &pd);
 	if (type == IW_CM_EVENT_CONNECT_REQUEST) {
 		ev.provider_data = cep;
-		xiw_mpa_hs_peer_frame(cep->hs, &f, &pd);
 		/* What the ULP should set: IRD to the peer's ORD and back. */
 		ev.ird = f.flags & XIW_MPA_FLAG_S ? f.ord : XIW_MAX_IRD;
 		ev.ord = f.flags & XIW_MPA_FLAG_S ? f.ird : XIW_MAX_ORD;
@@ -266,7 +267,6 @@ static void xiw_cep_event(struct xiw_cep *cep, struct iw_cm_id *id,
 		ev.ord = cep->agreed.ord;
 	}
 	if (with_pd) {
-		xiw_mpa_hs_peer_frame(cep->hs, &f, &pd);
 		ev.private_data = (void *)pd;
 		ev.private_data_len = f.pd_len;
 		if (type == IW_CM_EVENT_CONNECT_REPLY && status) {
