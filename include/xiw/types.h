@@ -26,6 +26,7 @@ typedef __SIZE_TYPE__ xiw_size;
 /* Error numbers returned (negated) across the boundary. */
 #define XIW_EIO			5
 #define XIW_ENOMEM		12
+#define XIW_EBUSY		16
 #define XIW_EINVAL		22
 #define XIW_ENOSPC		28
 #define XIW_EBADMSG		74

@@ -4,6 +4,7 @@
 #include <xiw/ddp.h>
 #include <xiw/mpa.h>
 
+#include "abi.h"
 #include "ddp/header.h"
 #include "ddp/term.h"
 
@@ -11,8 +12,6 @@ namespace {
 
 using xiw::ddp::Header;
 using xiw::ddp::Opcode;
-
-int result(const kstd::Result<kstd::usize>& r) { return r.ok() ? static_cast<int>(r.value()) : r.error(); }
 
 }  // namespace
 
@@ -35,7 +34,7 @@ int xiw_ddp_encode_rtr(xiw_u8 rtr, void* buf, xiw_size len) {
     default:
       return kstd::err::inval;
   }
-  return result(xiw::ddp::encode(h, kstd::as_writable_bytes(buf, len)));
+  return xiw::abi::to_abi(xiw::ddp::encode(h, kstd::as_writable_bytes(buf, len)));
 }
 
 int xiw_ddp_parse_rtr(const void* ulpdu, xiw_size len, struct xiw_ddp_rtr* out) {
@@ -62,13 +61,13 @@ int xiw_ddp_encode_rtr_response(const struct xiw_ddp_rtr* rtr, void* buf, xiw_si
   h.opcode = Opcode::read_response;
   h.stag = rtr->sink_stag;
   h.to = rtr->sink_to;
-  return result(xiw::ddp::encode(h, kstd::as_writable_bytes(buf, len)));
+  return xiw::abi::to_abi(xiw::ddp::encode(h, kstd::as_writable_bytes(buf, len)));
 }
 
 int xiw_ddp_encode_mpa_term(xiw_u8 code, xiw_u32 msn, void* buf, xiw_size len) {
   xiw::ddp::Terminate t;
   t.error = {xiw::ddp::kLayerLlp, XIW_TERM_ETYPE_MPA, code};
-  return result(xiw::ddp::encode_terminate(t, msn, kstd::as_writable_bytes(buf, len)));
+  return xiw::abi::to_abi(xiw::ddp::encode_terminate(t, msn, kstd::as_writable_bytes(buf, len)));
 }
 
 }  // extern "C"

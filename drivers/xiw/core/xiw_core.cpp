@@ -12,3 +12,5 @@
 #include "abi.cpp"
 #include "mpa_abi.cpp"
 #include "ddp_abi.cpp"
+#include "ddp/stream.cpp"
+#include "stream_abi.cpp"

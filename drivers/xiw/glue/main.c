@@ -26,6 +26,7 @@ static_assert(XIW_EPROTONOSUPPORT == EPROTONOSUPPORT);
 static_assert(XIW_EOPNOTSUPP == EOPNOTSUPP && XIW_ECONNRESET == ECONNRESET);
 static_assert(XIW_ENOBUFS == ENOBUFS && XIW_ETIMEDOUT == ETIMEDOUT);
 static_assert(XIW_ECONNREFUSED == ECONNREFUSED);
+static_assert(XIW_EBUSY == EBUSY);
 
 static const struct xiw_env xiw_kernel_env = {
 	.ctx = NULL,

@@ -12,8 +12,14 @@ constexpr u8 kRvShift = 6;
 
 constexpr bool opcode_valid(u8 op) { return op <= static_cast<u8>(Opcode::terminate); }
 
-// The untagged queue each untagged opcode travels on.
-constexpr u32 queue_of(Opcode op) {
+int protocol_error(TermError* error, u8 layer, u8 etype, u8 code) {
+  if (error) *error = {layer, etype, code};
+  return kstd::err::proto;
+}
+
+}  // namespace
+
+u32 queue_of(Opcode op) {
   switch (op) {
     case Opcode::read_request:
       return kQueueReadRequest;
@@ -23,13 +29,6 @@ constexpr u32 queue_of(Opcode op) {
       return kQueueSend;
   }
 }
-
-int protocol_error(TermError* error, u8 layer, u8 etype, u8 code) {
-  if (error) *error = {layer, etype, code};
-  return kstd::err::proto;
-}
-
-}  // namespace
 
 usize header_length(Opcode op) {
   switch (op) {

@@ -97,6 +97,8 @@ struct Header {
 };
 
 // Octets of the headers of a segment with this opcode (0 if invalid).
+// The untagged queue an untagged opcode travels on.
+u32 queue_of(Opcode op);
 usize header_length(Opcode op);
 // Header length announced by the two control octets at the start of a
 // ULPDU, or the TERMINATE error for control octets that are not valid.

@@ -29,6 +29,7 @@ inline constexpr int connreset = -XIW_ECONNRESET;
 inline constexpr int nobufs = -XIW_ENOBUFS;
 inline constexpr int timedout = -XIW_ETIMEDOUT;
 inline constexpr int connrefused = -XIW_ECONNREFUSED;
+inline constexpr int busy = -XIW_EBUSY;
 }  // namespace err
 
 }  // namespace kstd

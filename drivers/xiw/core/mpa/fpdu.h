@@ -65,6 +65,13 @@ class FpduTx {
   bool markers() const { return markers_; }
   bool crc() const { return crc_on_; }
   u32 position() const { return pos_; }
+  // Continues a stream another framer started (the RTR's), or drops an
+  // FPDU begun at `pos` of which nothing was sent.
+  void set_position(u32 pos) {
+    pos_ = pos;
+    open_ = false;
+    left_ = 0;
+  }
 
   // Opens an FPDU for `len` ULPDU octets: writes [Marker] ULPDU_Length.
   // -EMSGSIZE above 64768, -EINVAL while another FPDU is open.
@@ -116,6 +123,8 @@ class FpduRx {
 
   void start(bool markers, bool crc);
   u32 position() const { return pos_; }
+  // Continues a stream another framer started, at an FPDU boundary.
+  void set_position(u32 pos) { pos_ = pos; }
   // The MPA error that stopped the stream, none while it runs.
   MpaError error() const { return error_; }
   // True between FPDUs: nothing of a next FPDU has been seen.
