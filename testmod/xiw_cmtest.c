@@ -7,13 +7,23 @@
  *   server: "requests=N established=N disconnected=N rejected=N
  *            pd_len=N pd_ok=0|1 ird=N ord=N"   (the last request)
  *   client: "established|rejected|error=E|timeout ird=N ord=N pd_len=N
- *            pd_ok=0|1 disconnected=0|1"
+ *            pd_ok=0|1 [data=ok sends=N writes=N reads=N | data=fail
+ *            step=S err=E] disconnected=0|1"
  *
  * Private data is a pattern (octet i = i * 7 + 1) of pd_len octets both
  * ways, so either side can check it arrived intact.
  *
+ * Data (client data=1): the server echoes every SEND it receives and
+ * answers the 4-octet SEND "INFO" with the address, rkey and length of a
+ * 1 MiB buffer open to remote reads and writes. The client then checks,
+ * for sizes 0, 1, 4095, 4096, 65536 and 1 MiB: SENDs from three SGEs come
+ * back byte for byte; an unsignaled multi-SGE RDMA WRITE into the server's
+ * buffer read back with a signaled RDMA READ matches, with only the READ
+ * completing. Buffers are kernel virtual addresses: software iWARP
+ * devices do virtual DMA.
+ *
  *   insmod xiw_cmtest.ko role=server port=7471 [reject=1]
- *   insmod xiw_cmtest.ko role=client addr=10.77.0.2 port=7471 pd_len=N ird=N ord=N
+ *   insmod xiw_cmtest.ko role=client addr=10.77.0.2 port=7471 pd_len=N ird=N ord=N [data=1]
  */
 #include <linux/completion.h>
 #include <linux/inet.h>
@@ -37,15 +47,33 @@ static int ord = 4;
 module_param(ord, int, 0444);
 static bool reject;
 module_param(reject, bool, 0644);
+static bool data;
+module_param(data, bool, 0444);
 static char result[256] = "none";
 module_param_string(result, result, sizeof(result), 0444);
 MODULE_PARM_DESC(result, "what the test saw (read-only)");
+
+#define CMT_BUF		(1 << 20)
+#define CMT_SLOTS	2
+
+struct cmt_conn;
+
+/* Server: one receive buffer and the echo sent from it. */
+struct cmt_slot {
+	struct cmt_conn *c;
+	struct ib_cqe recv_cqe;
+	struct ib_cqe send_cqe;
+	u8 *buf;
+	u8 info[16];
+};
 
 struct cmt_conn {
 	struct rdma_cm_id *id;
 	struct ib_pd *pd;
 	struct ib_cq *cq;
 	bool has_qp;
+	struct cmt_slot slot[CMT_SLOTS];
+	u8 *mem;		/* server: open to the client's WRITEs and READs */
 };
 
 static struct rdma_cm_id *listen_id;
@@ -63,21 +91,22 @@ static bool pd_intact(const void *p, int len)
 	return len >= 0 && len <= sizeof(pattern) && (!len || memcmp(p, pattern, len) == 0);
 }
 
-static int cmt_qp(struct cmt_conn *c, struct rdma_cm_id *id)
+static int cmt_qp(struct cmt_conn *c, struct rdma_cm_id *id,
+		  enum ib_poll_context poll)
 {
 	struct ib_qp_init_attr qa = {
 		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
+			 .max_send_sge = 4, .max_recv_sge = 1 },
 		.sq_sig_type = IB_SIGNAL_REQ_WR,
 		.qp_type = IB_QPT_RC,
 	};
 	int rc;
 
 	c->id = id;
-	c->pd = ib_alloc_pd(id->device, 0);
+	c->pd = ib_alloc_pd(id->device, IB_PD_UNSAFE_GLOBAL_RKEY);
 	if (IS_ERR(c->pd))
 		return PTR_ERR(c->pd);
-	c->cq = ib_alloc_cq(id->device, c, 8, 0, IB_POLL_WORKQUEUE);
+	c->cq = ib_alloc_cq(id->device, c, 16, 0, poll);
 	if (IS_ERR(c->cq)) {
 		ib_dealloc_pd(c->pd);
 		return PTR_ERR(c->cq);
@@ -96,12 +125,301 @@ static int cmt_qp(struct cmt_conn *c, struct rdma_cm_id *id)
 
 static void cmt_free(struct cmt_conn *c)
 {
+	int i;
+
 	if (!c->has_qp)
 		return;
 	rdma_destroy_qp(c->id);
 	ib_free_cq(c->cq);
 	ib_dealloc_pd(c->pd);
 	c->has_qp = false;
+	for (i = 0; i < CMT_SLOTS; i++)
+		kvfree(c->slot[i].buf);
+	kvfree(c->mem);
+}
+
+/* ---- server: echo ------------------------------------------------------- */
+
+static int cmt_post_recv(struct cmt_slot *s)
+{
+	struct ib_sge sge = {
+		.addr = (uintptr_t)s->buf,
+		.length = CMT_BUF,
+		.lkey = s->c->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr wr = {
+		.wr_cqe = &s->recv_cqe, .sg_list = &sge, .num_sge = 1,
+	};
+
+	return ib_post_recv(s->c->id->qp, &wr, NULL);
+}
+
+static void cmt_echo_sent(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct cmt_slot *s = container_of(wc->wr_cqe, struct cmt_slot,
+					  send_cqe);
+
+	if (wc->status == IB_WC_SUCCESS)
+		cmt_post_recv(s);
+}
+
+static void cmt_echo(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct cmt_slot *s = container_of(wc->wr_cqe, struct cmt_slot,
+					  recv_cqe);
+	struct cmt_conn *c = s->c;
+	struct ib_sge sge = {
+		.addr = (uintptr_t)s->buf,
+		.length = wc->byte_len,
+		.lkey = c->pd->local_dma_lkey,
+	};
+	struct ib_send_wr wr = {
+		.wr_cqe = &s->send_cqe, .sg_list = &sge, .num_sge = 1,
+		.opcode = IB_WR_SEND, .send_flags = IB_SEND_SIGNALED,
+	};
+	u64 v[2];
+
+	if (wc->status != IB_WC_SUCCESS)
+		return;		/* flushed */
+	if (wc->opcode != IB_WC_RECV)
+		pr_err("xiw_cmtest: receive completed as opcode %d\n",
+		       wc->opcode);
+	if (wc->byte_len == 4 && !memcmp(s->buf, "INFO", 4)) {
+		v[0] = (uintptr_t)c->mem;
+		v[1] = (u64)c->pd->unsafe_global_rkey << 32 | CMT_BUF;
+		memcpy(s->info, v, sizeof(v));
+		sge.addr = (uintptr_t)s->info;
+		sge.length = sizeof(s->info);
+	}
+	if (ib_post_send(c->id->qp, &wr, NULL))
+		pr_err("xiw_cmtest: echo post_send failed\n");
+}
+
+static int cmt_serve(struct cmt_conn *c)
+{
+	int i, rc;
+
+	c->mem = kvzalloc(CMT_BUF, GFP_KERNEL);
+	if (!c->mem)
+		return -ENOMEM;
+	for (i = 0; i < CMT_SLOTS; i++) {
+		struct cmt_slot *s = &c->slot[i];
+
+		s->c = c;
+		s->recv_cqe.done = cmt_echo;
+		s->send_cqe.done = cmt_echo_sent;
+		s->buf = kvmalloc(CMT_BUF, GFP_KERNEL);
+		if (!s->buf)
+			return -ENOMEM;
+		rc = cmt_post_recv(s);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* ---- client: checks ------------------------------------------------------ */
+
+struct cmt_check {
+	struct cmt_conn *c;
+	u8 *out, *in, *back;	/* sent, received, read back */
+	u64 raddr;
+	u32 rkey;
+	const char *step;
+	int sends, writes, reads;
+};
+
+/* Waits for @n completions; each must succeed. */
+static int cmt_wait(struct cmt_check *t, int n, struct ib_wc *wc)
+{
+	unsigned long end = jiffies + 20 * HZ;
+	int got = 0, r, i;
+
+	while (got < n) {
+		r = ib_poll_cq(t->c->cq, n - got, wc + got);
+		if (r < 0)
+			return r;
+		got += r;
+		if (got == n)
+			break;
+		if (time_after(jiffies, end))
+			return -ETIMEDOUT;
+		usleep_range(50, 500);
+	}
+	for (i = 0; i < n; i++)
+		if (wc[i].status != IB_WC_SUCCESS)
+			return -EIO;
+	return 0;
+}
+
+static int cmt_recv(struct cmt_check *t)
+{
+	struct ib_sge sge = {
+		.addr = (uintptr_t)t->in, .length = CMT_BUF,
+		.lkey = t->c->pd->local_dma_lkey,
+	};
+	struct ib_recv_wr wr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1 };
+
+	return ib_post_recv(t->c->id->qp, &wr, NULL);
+}
+
+/* @len octets of t->out in up to three SGEs. */
+static int cmt_sges(struct cmt_check *t, struct ib_sge *sge, u32 len)
+{
+	u32 cut[3] = { len / 3, len / 3, len - 2 * (len / 3) };
+	int i, n = 0;
+	u32 off = 0;
+
+	for (i = 0; i < 3; i++) {
+		if (!cut[i] && (n || i < 2))
+			continue;
+		sge[n].addr = (uintptr_t)t->out + off;
+		sge[n].length = cut[i];
+		sge[n].lkey = t->c->pd->local_dma_lkey;
+		off += cut[i];
+		n++;
+	}
+	return n;
+}
+
+static void cmt_fill(u8 *p, u32 len, u32 seed)
+{
+	u32 i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (u8)(seed + i * 31 + (i >> 9));
+}
+
+/* SEND from three SGEs, the echo must match. */
+static int cmt_send_check(struct cmt_check *t, u32 len)
+{
+	struct ib_sge sge[3];
+	struct ib_send_wr wr = {
+		.wr_id = 2, .sg_list = sge, .opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+	struct ib_wc wc[2];
+	int rc, i;
+
+	cmt_fill(t->out, len, len);
+	memset(t->in, 0xee, len + 1);
+	wr.num_sge = cmt_sges(t, sge, len);
+	rc = cmt_recv(t) ?: ib_post_send(t->c->id->qp, &wr, NULL) ?:
+	     cmt_wait(t, 2, wc);
+	if (rc)
+		return rc;
+	for (i = 0; i < 2; i++) {
+		if (wc[i].wr_id == 2 && wc[i].opcode != IB_WC_SEND)
+			return -EPROTO;
+		if (wc[i].wr_id == 1 && (wc[i].opcode != IB_WC_RECV ||
+					 wc[i].byte_len != len))
+			return -EPROTO;
+	}
+	if (memcmp(t->in, t->out, len) || t->in[len] != 0xee)
+		return -EBADMSG;
+	t->sends++;
+	return 0;
+}
+
+/* Unsignaled WRITE from three SGEs, signaled READ back: they match. */
+static int cmt_write_read_check(struct cmt_check *t, u32 len)
+{
+	struct ib_sge sge[3], back = {
+		.addr = (uintptr_t)t->back, .length = len,
+		.lkey = t->c->pd->local_dma_lkey,
+	};
+	struct ib_rdma_wr w = {
+		.wr = { .wr_id = 3, .sg_list = sge, .opcode = IB_WR_RDMA_WRITE },
+		.remote_addr = t->raddr, .rkey = t->rkey,
+	};
+	struct ib_rdma_wr r = {
+		.wr = { .wr_id = 4, .sg_list = &back, .num_sge = 1,
+			.opcode = IB_WR_RDMA_READ,
+			.send_flags = IB_SEND_SIGNALED },
+		.remote_addr = t->raddr, .rkey = t->rkey,
+	};
+	struct ib_wc wc;
+	int rc;
+
+	cmt_fill(t->out, len, len + 1);
+	memset(t->back, 0xee, len + 1);
+	w.wr.num_sge = cmt_sges(t, sge, len);
+	w.wr.next = &r.wr;
+	rc = ib_post_send(t->c->id->qp, &w.wr, NULL) ?: cmt_wait(t, 1, &wc);
+	if (rc)
+		return rc;
+	if (wc.wr_id != 4 || wc.opcode != IB_WC_RDMA_READ || wc.byte_len != len)
+		return -EPROTO;
+	if (memcmp(t->back, t->out, len) || t->back[len] != 0xee)
+		return -EBADMSG;
+	t->writes++;
+	t->reads++;
+	return 0;
+}
+
+static const u32 cmt_sizes[] = { 0, 1, 4095, 4096, 65536, CMT_BUF };
+
+static int cmt_checks(struct cmt_check *t)
+{
+	struct ib_sge sge = {
+		.addr = (uintptr_t)t->out, .length = 4,
+		.lkey = t->c->pd->local_dma_lkey,
+	};
+	struct ib_send_wr wr = {
+		.wr_id = 2, .sg_list = &sge, .num_sge = 1,
+		.opcode = IB_WR_SEND, .send_flags = IB_SEND_SIGNALED,
+	};
+	struct ib_wc wc[2];
+	u64 v[2];
+	int i, rc;
+
+	t->step = "info";
+	memcpy(t->out, "INFO", 4);
+	rc = cmt_recv(t) ?: ib_post_send(t->c->id->qp, &wr, NULL) ?:
+	     cmt_wait(t, 2, wc);
+	if (rc)
+		return rc;
+	memcpy(v, t->in, sizeof(v));
+	t->raddr = v[0];
+	t->rkey = v[1] >> 32;
+	if ((u32)v[1] != CMT_BUF)
+		return -EPROTO;
+	t->step = "send";
+	for (i = 0; i < ARRAY_SIZE(cmt_sizes); i++) {
+		rc = cmt_send_check(t, cmt_sizes[i]);
+		if (rc)
+			return rc;
+	}
+	t->step = "write-read";
+	for (i = 0; i < ARRAY_SIZE(cmt_sizes); i++) {
+		rc = cmt_write_read_check(t, cmt_sizes[i]);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static void cmt_data(void)
+{
+	struct cmt_check t = { .c = &client };
+	int rc = -ENOMEM;
+
+	t.out = kvmalloc(CMT_BUF + 1, GFP_KERNEL);
+	t.in = kvmalloc(CMT_BUF + 1, GFP_KERNEL);
+	t.back = kvmalloc(CMT_BUF + 1, GFP_KERNEL);
+	t.step = "alloc";
+	if (t.out && t.in && t.back)
+		rc = cmt_checks(&t);
+	if (rc)
+		snprintf(result + strlen(result), sizeof(result) - strlen(result),
+			 " data=fail step=%s err=%d", t.step, rc);
+	else
+		snprintf(result + strlen(result), sizeof(result) - strlen(result),
+			 " data=ok sends=%d writes=%d reads=%d", t.sends,
+			 t.writes, t.reads);
+	kvfree(t.out);
+	kvfree(t.in);
+	kvfree(t.back);
 }
 
 static void server_result(void)
@@ -136,7 +454,7 @@ static int server_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 			break;
 		}
 		c = &served[nserved++];
-		rc = cmt_qp(c, id);
+		rc = cmt_qp(c, id, IB_POLL_WORKQUEUE) ?: cmt_serve(c);
 		if (rc) {
 			pr_err("xiw_cmtest: server QP: %d\n", rc);
 			break;
@@ -176,7 +494,7 @@ static int client_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 		rc = rdma_resolve_route(id, 5000);
 		break;
 	case RDMA_CM_EVENT_ROUTE_RESOLVED:
-		rc = cmt_qp(&client, id);
+		rc = cmt_qp(&client, id, IB_POLL_DIRECT);
 		if (rc)
 			break;
 		cp.private_data = pattern;
@@ -270,6 +588,8 @@ static int __init cmt_init(void)
 	}
 	if (!wait_for_completion_timeout(&client_done, 30 * HZ))
 		strscpy(result, "timeout", sizeof(result));
+	else if (data && !strncmp(result, "established", 11))
+		cmt_data();
 	return 0;
 }
 

@@ -149,6 +149,11 @@ void xiw_mpa_tx_init(void *mem, const struct xiw_env *env, int markers,
 /* Whole FPDU for @len ULPDU octets; bytes written or -ENOSPC/-EMSGSIZE */
 int xiw_mpa_tx_encode(void *tx, const void *ulpdu, xiw_size len,
 		      void *out, xiw_size out_len);
+/* Stream octets framed (tx) or parsed (rx) since Full Operation began */
+xiw_u32 xiw_mpa_tx_position(const void *tx);
+xiw_u32 xiw_mpa_rx_position(const void *rx);
+/* MULPDU for an effective MSS (RFC 5044 section 4.5), 128..64768 */
+xiw_u16 xiw_mpa_mulpdu(xiw_u32 emss, int markers);
 /* Wire octets of the FPDU for @len ULPDU octets at stream position @pos */
 xiw_size xiw_mpa_fpdu_wire_len(xiw_size len, xiw_u32 pos, int markers);
 xiw_size xiw_mpa_rx_size(void);

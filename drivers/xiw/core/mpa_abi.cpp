@@ -165,6 +165,12 @@ xiw_size xiw_mpa_fpdu_wire_len(xiw_size len, xiw_u32 pos, int markers) {
   return xiw::mpa::fpdu_wire_length(len, pos, markers != 0);
 }
 
+xiw_u32 xiw_mpa_tx_position(const void* tx) { return static_cast<const xiw::mpa::FpduTx*>(tx)->position(); }
+
+xiw_u32 xiw_mpa_rx_position(const void* rx) { return static_cast<const xiw::mpa::FpduRx*>(rx)->position(); }
+
+xiw_u16 xiw_mpa_mulpdu(xiw_u32 emss, int markers) { return xiw::mpa::mulpdu(emss, markers != 0); }
+
 xiw_size xiw_mpa_rx_size(void) { return sizeof(xiw::mpa::FpduRx); }
 
 void xiw_mpa_rx_init(void* mem, const struct xiw_env* env, int markers, int crc) {

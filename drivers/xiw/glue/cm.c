@@ -47,6 +47,9 @@ struct xiw_cep {
 	bool initiator;
 	bool reported;		/* the ULP saw a good CONNECT_REPLY/ESTABLISHED */
 	bool drop;		/* the QP asked to close */
+	bool full_op;		/* MPA Full Operation framing has begun */
+	bool streaming;		/* the QP's data path owns the socket's data */
+	u8 rtr_sent, rtr_recv;	/* the RTR exchanged (RFC 6581 9.2) */
 	struct socket *sock;
 	struct iw_cm_id *cm_id;	/* with a reference, while events may follow */
 	struct xiw_qp *qp;	/* with a reference */
@@ -60,6 +63,7 @@ struct xiw_cep {
 	int rtr_rc;
 	void (*saved_data_ready)(struct sock *sk);
 	void (*saved_state_change)(struct sock *sk);
+	void (*saved_write_space)(struct sock *sk);
 	struct xiw_mpa_depths depths;
 	struct xiw_mpa_agreed agreed;
 	u16 pd_len;
@@ -148,6 +152,36 @@ static void xiw_cm_sk_event(struct sock *sk)
 	read_unlock(&sk->sk_callback_lock);
 }
 
+/* Data: the CM's during MPA, the QP's receive path in Full Operation. */
+static void xiw_cm_sk_data_ready(struct sock *sk)
+{
+	struct xiw_cep *cep;
+
+	read_lock(&sk->sk_callback_lock);
+	cep = sk->sk_user_data;
+	if (cep && cep->streaming)
+		xiw_qp_rx(cep->qp, sk);
+	else if (cep)
+		xiw_cep_queue(cep);
+	read_unlock(&sk->sk_callback_lock);
+}
+
+/*
+ * Room in the send buffer: the QP's transmit continues. Nothing else
+ * waits on these sockets, so the previous callback (for an accepted
+ * socket, the listener's, which is this one) is not chained.
+ */
+static void xiw_cm_sk_write_space(struct sock *sk)
+{
+	struct xiw_cep *cep;
+
+	read_lock(&sk->sk_callback_lock);
+	cep = sk->sk_user_data;
+	if (cep && cep->streaming)
+		xiw_qp_kick(cep->qp);
+	read_unlock(&sk->sk_callback_lock);
+}
+
 static void xiw_cep_attach(struct xiw_cep *cep, struct socket *s)
 {
 	struct sock *sk = s->sk;
@@ -156,9 +190,11 @@ static void xiw_cep_attach(struct xiw_cep *cep, struct socket *s)
 	write_lock_bh(&sk->sk_callback_lock);
 	cep->saved_data_ready = sk->sk_data_ready;
 	cep->saved_state_change = sk->sk_state_change;
+	cep->saved_write_space = sk->sk_write_space;
 	sk->sk_user_data = cep;
-	sk->sk_data_ready = xiw_cm_sk_event;
+	sk->sk_data_ready = xiw_cm_sk_data_ready;
 	sk->sk_state_change = xiw_cm_sk_event;
+	sk->sk_write_space = xiw_cm_sk_write_space;
 	write_unlock_bh(&sk->sk_callback_lock);
 	cep->sock = s;
 }
@@ -175,8 +211,13 @@ static void xiw_cep_close_sock(struct xiw_cep *cep)
 	write_lock_bh(&sk->sk_callback_lock);
 	sk->sk_data_ready = cep->saved_data_ready;
 	sk->sk_state_change = cep->saved_state_change;
+	sk->sk_write_space = cep->saved_write_space;
 	sk->sk_user_data = NULL;
+	cep->streaming = false;
 	write_unlock_bh(&sk->sk_callback_lock);
+	/* No receive runs now; stop transmit before the socket goes. */
+	if (cep->qp)
+		xiw_qp_stream_stop(cep->qp);
 	kernel_sock_shutdown(s, SHUT_RDWR);
 	sock_release(s);
 	cep->sock = NULL;
@@ -283,8 +324,12 @@ static void xiw_cep_event(struct xiw_cep *cep, struct iw_cm_id *id,
 
 /* ---- the state machine's steps ---------------------------------------- */
 
+/* Once, when the first octet of Full Operation may flow either way. */
 static void xiw_cep_full_operation(struct xiw_cep *cep)
 {
+	if (cep->full_op)
+		return;
+	cep->full_op = true;
 	xiw_mpa_hs_agreed(cep->hs, &cep->agreed);
 	xiw_mpa_tx_init(cep->tx, &xiw_cm_env, cep->agreed.send_markers,
 			cep->agreed.crc);
@@ -365,10 +410,52 @@ static void xiw_cep_finish(struct xiw_cep *cep, int err)
 	xiw_cep_drop_cm_id(cep);
 }
 
+/*
+ * Hands the connection to the QP's data path, which continues the MPA
+ * stream where the RTR left it, and feeds it what already arrived.
+ */
+static int xiw_cep_stream(struct xiw_cep *cep)
+{
+	struct xiw_mpa_agreed *a = &cep->agreed;
+	struct xiw_stream_cfg tx = {}, rx = {};
+	struct sock *sk = cep->sock->sk;
+	int rc;
+
+	tx.markers = a->send_markers;
+	rx.markers = a->recv_markers;
+	tx.crc = a->crc;
+	rx.crc = a->crc;
+	tx.rtr_sent = cep->rtr_sent;
+	rx.rtr_sent = cep->rtr_sent;
+	tx.rtr_recv = cep->rtr_recv;
+	rx.rtr_recv = cep->rtr_recv;
+	tx.mulpdu = xiw_mpa_mulpdu(READ_ONCE(tcp_sk(sk)->mss_cache),
+				   a->send_markers);
+	tx.pos = xiw_mpa_tx_position(cep->tx);
+	rx.pos = xiw_mpa_rx_position(cep->rx);
+	/* MPA fencing: a client-server responder waits for an FPDU. */
+	rc = xiw_qp_stream_start(cep->qp, cep->sock, &tx, &rx,
+				 !cep->initiator && !a->peer_to_peer);
+	if (rc)
+		return rc;
+	write_lock_bh(&sk->sk_callback_lock);
+	cep->streaming = true;
+	write_unlock_bh(&sk->sk_callback_lock);
+	lock_sock(sk);
+	xiw_qp_rx(cep->qp, sk);
+	release_sock(sk);
+	return 0;
+}
+
 static void xiw_cep_connected(struct xiw_cep *cep)
 {
 	struct xiw_mpa_agreed *a = &cep->agreed;
+	int rc = cep->qp ? xiw_cep_stream(cep) : -ENOTCONN;
 
+	if (rc) {
+		xiw_cep_finish(cep, rc);
+		return;
+	}
 	cep->state = XIW_CEP_CONNECTED;
 	if (xiw_params_log())
 		pr_info("xiw: %s: rev %u crc %u markers %u/%u p2p %u rtr %#x ird %u ord %u\n",
@@ -424,7 +511,8 @@ static void xiw_cep_step(struct xiw_cep *cep, const struct xiw_mpa_step *s)
 
 	if (s->send_len)
 		rc = xiw_cep_send(cep, s->send, s->send_len);
-	if (!rc && (s->rtr || s->terminate || s->upcall == XIW_MPA_UP_CONNECTED))
+	if (!rc && (s->rtr || s->terminate || s->upcall == XIW_MPA_UP_CONNECTED ||
+		    xiw_mpa_hs_state(cep->hs) == XIW_MPA_HS_AWAIT_RTR))
 		xiw_cep_full_operation(cep);
 	if (!rc && s->terminate) {
 		/* RFC 6581 9.3: the TERMINATE goes out before the reset. */
@@ -436,6 +524,7 @@ static void xiw_cep_step(struct xiw_cep *cep, const struct xiw_mpa_step *s)
 		n = xiw_ddp_encode_rtr(s->rtr, msg, sizeof(msg));
 		rc = n < 0 ? n : xiw_cep_send_fpdu(cep, msg, n);
 		if (!rc) {
+			cep->rtr_sent = s->rtr;
 			xiw_mpa_hs_rtr_sent(cep->hs, &next);
 			xiw_cep_step(cep, &next);
 			return;
@@ -554,6 +643,7 @@ static void xiw_cep_read_rtr(struct xiw_cep *cep)
 		if (n > 0)
 			xiw_cep_send_fpdu(cep, msg, n);
 	}
+	cep->rtr_recv = rtr.rtr;
 	xiw_mpa_hs_first_fpdu(cep->hs, rtr.rtr, &s);
 	xiw_cep_step(cep, &s);
 	return;
@@ -620,7 +710,7 @@ static void xiw_cep_work(struct work_struct *w)
 		xiw_cep_read_startup(cep);
 		break;
 	case XIW_CEP_CONNECTED:
-		/* No data path yet: a closing peer is all we watch for. */
+		/* The data path has the data: a closing peer is ours. */
 		if (cep->drop || (cep->sock && xiw_sock_gone(cep->sock))) {
 			if (!cep->drop)
 				xiw_cep_event(cep, cep->cm_id,

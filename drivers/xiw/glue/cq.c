@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Completion queues: a ring of struct ib_wc per CQ for kernel consumers.
+ * Completions are added by the data path from softirq or work context.
  * User-space CQs (the mmap'ed siw ABI ring) are not implemented yet and
  * are refused with -EOPNOTSUPP.
  */
@@ -61,4 +62,41 @@ int xiw_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 		pending = cq->tail != cq->head;
 	spin_unlock_irqrestore(&cq->lock, irqf);
 	return pending;
+}
+
+/*
+ * Adds a completion and calls the consumer's handler when the CQ is armed
+ * for it. A full CQ is a fatal CQ error: the completion is lost and the
+ * consumer hears IB_EVENT_CQ_ERR.
+ */
+void xiw_cq_post(struct ib_cq *ibcq, const struct ib_wc *wc, bool solicited)
+{
+	struct xiw_cq *cq = to_xiw_cq(ibcq);
+	bool notify, overflow;
+	unsigned long flags;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	overflow = cq->head - cq->tail == cq->size;
+	if (!overflow) {
+		cq->queue[cq->head & (cq->size - 1)] = *wc;
+		cq->head++;
+	}
+	notify = cq->notify == IB_CQ_NEXT_COMP ||
+		 (cq->notify == IB_CQ_SOLICITED &&
+		  (solicited || wc->status != IB_WC_SUCCESS));
+	if (notify)
+		cq->notify = 0;
+	spin_unlock_irqrestore(&cq->lock, flags);
+	if (overflow && ibcq->event_handler) {
+		struct ib_event ev = {
+			.device = ibcq->device,
+			.element.cq = ibcq,
+			.event = IB_EVENT_CQ_ERR,
+		};
+
+		pr_warn_ratelimited("xiw: CQ overflow, completion lost\n");
+		ibcq->event_handler(&ev, ibcq->cq_context);
+	}
+	if (notify && ibcq->comp_handler)
+		ibcq->comp_handler(ibcq, ibcq->cq_context);
 }

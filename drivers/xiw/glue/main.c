@@ -47,25 +47,31 @@ static int __init xiw_init(void)
 		xiw_crc_exit();
 		return rc;
 	}
+	rc = xiw_tx_init();
+	if (rc)
+		goto out_crc;
 	rc = xiw_cm_init();
-	if (rc) {
-		xiw_crc_exit();
-		return rc;
-	}
+	if (rc)
+		goto out_tx;
 	rc = xiw_device_init();
-	if (rc) {
-		xiw_cm_exit();
-		xiw_crc_exit();
-		return rc;
-	}
+	if (rc)
+		goto out_cm;
 	pr_info("loaded (crc32c: %s)\n", xiw_crc_driver());
 	return 0;
+out_cm:
+	xiw_cm_exit();
+out_tx:
+	xiw_tx_exit();
+out_crc:
+	xiw_crc_exit();
+	return rc;
 }
 
 static void __exit xiw_exit(void)
 {
 	xiw_device_exit();
 	xiw_cm_exit();
+	xiw_tx_exit();
 	xiw_crc_exit();
 	pr_info("unloaded\n");
 }

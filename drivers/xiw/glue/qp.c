@@ -1,20 +1,46 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Queue pairs: creation, the verbs state machine, and the references the
- * iWARP connection manager takes. Work request processing is not
- * implemented yet: post_send and post_recv fail with -EOPNOTSUPP.
+ * Queue pairs: creation, the verbs state machine, the references the
+ * iWARP connection manager takes, posting work requests, completions in
+ * send queue order, and flushing on error. Transmit is in qp_tx.c,
+ * receive and placement in qp_rx.c.
  */
 #include <linux/slab.h>
 
 #include "cm.h"
 #include "xiw.h"
 
-#define XIW_MAX_QP_WR	4096
-#define XIW_MAX_SGE	16
-
 static void xiw_qp_release(struct kref *ref)
 {
 	complete(&container_of(ref, struct xiw_qp, ref)->freed);
+}
+
+static void xiw_qp_free_queues(struct xiw_qp *qp)
+{
+	kvfree(qp->sq);
+	kvfree(qp->rq);
+	kfree(qp->irq);
+	kfree(qp->stx);
+	kfree(qp->srx);
+	kfree(qp->tx_buf);
+}
+
+static int xiw_qp_alloc_queues(struct xiw_qp *qp, struct ib_qp_cap *cap)
+{
+	qp->sq_size = roundup_pow_of_two(max(cap->max_send_wr, 1U));
+	qp->rq_size = roundup_pow_of_two(max(cap->max_recv_wr, 1U));
+	qp->sq = kvcalloc(qp->sq_size, sizeof(*qp->sq), GFP_KERNEL);
+	qp->rq = kvcalloc(qp->rq_size, sizeof(*qp->rq), GFP_KERNEL);
+	qp->irq = kcalloc(XIW_MAX_IRD, sizeof(*qp->irq), GFP_KERNEL);
+	qp->stx = kzalloc(xiw_stx_size(), GFP_KERNEL);
+	qp->srx = kzalloc(xiw_srx_size(), GFP_KERNEL);
+	if (!qp->sq || !qp->rq || !qp->irq || !qp->stx || !qp->srx) {
+		xiw_qp_free_queues(qp);
+		return -ENOMEM;
+	}
+	cap->max_send_wr = qp->sq_size;
+	cap->max_recv_wr = qp->rq_size;
+	return 0;
 }
 
 void xiw_qp_get(struct xiw_qp *qp)
@@ -57,14 +83,23 @@ int xiw_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	    attr->cap.max_recv_sge > XIW_MAX_SGE ||
 	    attr->cap.max_inline_data > XIW_MAX_INLINE)
 		return -EINVAL;
+	rc = xiw_qp_alloc_queues(qp, &attr->cap);
+	if (rc)
+		return rc;
 	kref_init(&qp->ref);
 	init_completion(&qp->freed);
 	spin_lock_init(&qp->lock);
+	spin_lock_init(&qp->sq_lock);
+	spin_lock_init(&qp->rq_lock);
+	mutex_init(&qp->tx_mutex);
+	xiw_qp_tx_setup(qp);
 	qp->state = IB_QPS_RESET;
 	qp->sq_sig_all = attr->sq_sig_type == IB_SIGNAL_ALL_WR;
 	rc = xa_alloc(&xdev->qps, &qpn, qp, xa_limit_31b, GFP_KERNEL);
-	if (rc)
+	if (rc) {
+		xiw_qp_free_queues(qp);
 		return rc;
+	}
 	ibqp->qp_num = qpn;
 	attr->cap.max_inline_data = XIW_MAX_INLINE;
 	return 0;
@@ -121,9 +156,10 @@ int xiw_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	spin_unlock_bh(&qp->lock);
 	if (drop)
 		xiw_cm_qp_drop(qp, next != IB_QPS_SQD);
+	if (next == IB_QPS_ERR)
+		xiw_qp_kick(qp);	/* the tx work flushes */
 	return 0;
 }
-
 int xiw_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		 struct ib_qp_init_attr *init)
 {
@@ -158,6 +194,8 @@ int xiw_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	/* The core frees the QP when we return: wait for the CM's references. */
 	xiw_qp_put(qp);
 	wait_for_completion(&qp->freed);
+	cancel_work_sync(&qp->tx_work);
+	xiw_qp_free_queues(qp);
 	return 0;
 }
 
@@ -172,25 +210,347 @@ void xiw_qp_connected(struct xiw_qp *qp, u16 ird, u16 ord)
 	spin_unlock_bh(&qp->lock);
 }
 
+/* Any fatal error: the QP goes to ERROR and its work requests flush. */
+void xiw_qp_to_error(struct xiw_qp *qp)
+{
+	spin_lock_bh(&qp->lock);
+	if (qp->state != IB_QPS_RESET)
+		qp->state = IB_QPS_ERR;
+	spin_unlock_bh(&qp->lock);
+	xiw_qp_kick(qp);
+}
+
 /* Called by the CM when the connection is gone. */
 void xiw_qp_disconnected(struct xiw_qp *qp)
 {
-	spin_lock_bh(&qp->lock);
-	if (qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD)
-		qp->state = IB_QPS_ERR;
-	spin_unlock_bh(&qp->lock);
+	xiw_qp_stream_stop(qp);
+	xiw_qp_to_error(qp);
+}
+
+static bool xiw_qp_in_error(struct xiw_qp *qp)
+{
+	return READ_ONCE(qp->state) == IB_QPS_ERR;
+}
+
+/* ---- completions ------------------------------------------------------- */
+
+static enum ib_wc_opcode xiw_wc_opcode(u8 wr_opcode)
+{
+	switch (wr_opcode) {
+	case IB_WR_RDMA_WRITE:
+		return IB_WC_RDMA_WRITE;
+	case IB_WR_RDMA_READ:
+		return IB_WC_RDMA_READ;
+	default:
+		return IB_WC_SEND;
+	}
+}
+
+static void xiw_sq_complete_one(struct xiw_qp *qp, struct xiw_swqe *w,
+				enum ib_wc_status status)
+{
+	struct ib_wc wc = {
+		.wr_id = w->wr_id,
+		.status = status,
+		.opcode = xiw_wc_opcode(w->opcode),
+		.qp = &qp->ibqp,
+	};
+
+	/* Errors always complete; success only when signaled. */
+	if (status == IB_WC_SUCCESS && !(w->flags & XIW_WQE_SIGNALED))
+		return;
+	if (w->opcode == IB_WR_RDMA_READ && status == IB_WC_SUCCESS)
+		wc.byte_len = w->len;
+	xiw_cq_post(qp->ibqp.send_cq, &wc, false);
+}
+
+/*
+ * Completes send queue entries in posting order (RFC 5040 section 5.5:
+ * completions are reported in the order the work requests were posted).
+ */
+void xiw_qp_complete_sq(struct xiw_qp *qp)
+{
+	struct xiw_swqe done;
+	unsigned long flags;
+
+	for (;;) {
+		spin_lock_irqsave(&qp->sq_lock, flags);
+		if (qp->sq_head == qp->sq_tx ||
+		    !qp->sq[qp->sq_head & (qp->sq_size - 1)].done) {
+			spin_unlock_irqrestore(&qp->sq_lock, flags);
+			return;
+		}
+		done = qp->sq[qp->sq_head & (qp->sq_size - 1)];
+		qp->sq_head++;
+		spin_unlock_irqrestore(&qp->sq_lock, flags);
+		xiw_sq_complete_one(qp, &done, IB_WC_SUCCESS);
+	}
+}
+
+static void xiw_rq_flush_one(struct xiw_qp *qp, u64 wr_id)
+{
+	struct ib_wc wc = {
+		.wr_id = wr_id,
+		.status = IB_WC_WR_FLUSH_ERR,
+		.opcode = IB_WC_RECV,
+		.qp = &qp->ibqp,
+	};
+
+	xiw_cq_post(qp->ibqp.recv_cq, &wc, false);
+}
+
+/*
+ * Flushes every outstanding work request with IB_WC_WR_FLUSH_ERR, in
+ * order. The caller holds tx_mutex, so no message is being transmitted.
+ */
+void xiw_qp_flush(struct xiw_qp *qp)
+{
+	struct xiw_swqe w;
+	unsigned long flags;
+	u64 wr_id;
+
+	for (;;) {
+		spin_lock_irqsave(&qp->sq_lock, flags);
+		if (qp->sq_head == qp->sq_tail) {
+			qp->sq_tx = qp->sq_tail;
+			qp->reads_out = 0;
+			qp->irq_head = qp->irq_tail;
+			spin_unlock_irqrestore(&qp->sq_lock, flags);
+			break;
+		}
+		w = qp->sq[qp->sq_head & (qp->sq_size - 1)];
+		qp->sq_head++;
+		if ((s32)(qp->sq_tx - qp->sq_head) < 0)
+			qp->sq_tx = qp->sq_head;
+		spin_unlock_irqrestore(&qp->sq_lock, flags);
+		xiw_sq_complete_one(qp, &w, IB_WC_WR_FLUSH_ERR);
+	}
+	for (;;) {
+		spin_lock_irqsave(&qp->rq_lock, flags);
+		if (qp->rx_wqe_valid) {
+			qp->rx_wqe_valid = false;
+			wr_id = qp->rx_wqe.wr_id;
+		} else if (qp->rq_head != qp->rq_tail) {
+			wr_id = qp->rq[qp->rq_head & (qp->rq_size - 1)].wr_id;
+			qp->rq_head++;
+		} else {
+			spin_unlock_irqrestore(&qp->rq_lock, flags);
+			break;
+		}
+		spin_unlock_irqrestore(&qp->rq_lock, flags);
+		xiw_rq_flush_one(qp, wr_id);
+	}
+}
+
+/* ---- SGE lists ------------------------------------------------------------ */
+
+void xiw_cursor_init(struct xiw_cursor *c, const struct ib_sge *sge,
+		     u32 num_sge, u32 off)
+{
+	c->sge = sge;
+	c->num_sge = num_sge;
+	c->i = 0;
+	while (c->i < num_sge && off >= sge[c->i].length)
+		off -= sge[c->i++].length;
+	c->off = off;
+}
+
+/* Virtual DMA: an SGE address is a kernel virtual address. */
+static void *xiw_cursor_step(struct xiw_cursor *c, u32 *len)
+{
+	const struct ib_sge *s;
+
+	while (c->i < c->num_sge && c->off == c->sge[c->i].length) {
+		c->i++;
+		c->off = 0;
+	}
+	if (c->i == c->num_sge) {
+		*len = 0;
+		return NULL;
+	}
+	s = &c->sge[c->i];
+	*len = min(*len, s->length - c->off);
+	return (void *)(uintptr_t)(s->addr + c->off);
+}
+
+/* Callers checked the lengths against the list at post time. */
+void xiw_cursor_put(struct xiw_cursor *c, const void *src, u32 len)
+{
+	while (len) {
+		u32 n = len;
+		void *p = xiw_cursor_step(c, &n);
+
+		if (!p)
+			return;
+		memcpy(p, src, n);
+		src += n;
+		len -= n;
+		c->off += n;
+	}
+}
+
+void xiw_cursor_get(struct xiw_cursor *c, void *dst, u32 len)
+{
+	while (len) {
+		u32 n = len;
+		void *p = xiw_cursor_step(c, &n);
+
+		if (!p)
+			return;
+		memcpy(dst, p, n);
+		dst += n;
+		len -= n;
+		c->off += n;
+	}
+}
+
+/* ---- posting ---------------------------------------------------------------- */
+
+/* Checks an SGE list against the QP's PD; the total length or -EINVAL. */
+static s64 xiw_sge_check(struct xiw_qp *qp, const struct ib_sge *sge,
+			 int num, int access)
+{
+	struct xiw_device *xdev = to_xiw_dev(qp->ibqp.device);
+	u64 len = 0;
+	int i;
+
+	for (i = 0; i < num; i++) {
+		if (!sge[i].length)
+			continue;
+		if (xiw_mr_check(xdev, sge[i].lkey, qp->ibqp.pd, access,
+				 sge[i].addr, sge[i].length))
+			return -EINVAL;
+		len += sge[i].length;
+	}
+	return len > U32_MAX ? -EINVAL : len;
+}
+
+static int xiw_swqe_fill(struct xiw_qp *qp, struct xiw_swqe *w,
+			 const struct ib_send_wr *wr)
+{
+	bool read = wr->opcode == IB_WR_RDMA_READ;
+	s64 len;
+	int i;
+
+	switch (wr->opcode) {
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_INV:
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_READ:
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+	if (wr->num_sge > XIW_MAX_SGE || (read && wr->num_sge > 1))
+		return -EINVAL;
+	len = xiw_sge_check(qp, wr->sg_list, wr->num_sge,
+			    read ? IB_ACCESS_LOCAL_WRITE : 0);
+	if (len < 0)
+		return len;
+	memset(w, 0, offsetof(struct xiw_swqe, sge));
+	w->wr_id = wr->wr_id;
+	w->opcode = wr->opcode;
+	w->len = len;
+	w->num_sge = wr->num_sge;
+	if (wr->send_flags & IB_SEND_SIGNALED || qp->sq_sig_all)
+		w->flags |= XIW_WQE_SIGNALED;
+	if (wr->send_flags & IB_SEND_SOLICITED)
+		w->flags |= XIW_WQE_SOLICITED;
+	if (wr->send_flags & IB_SEND_FENCE)
+		w->flags |= XIW_WQE_FENCE;
+	if (wr->opcode == IB_WR_SEND_WITH_INV)
+		w->rkey = wr->ex.invalidate_rkey;
+	if (wr->opcode == IB_WR_RDMA_WRITE || read) {
+		w->rkey = rdma_wr(wr)->rkey;
+		w->remote_addr = rdma_wr(wr)->remote_addr;
+	}
+	if (wr->send_flags & IB_SEND_INLINE && !read) {
+		if (len > XIW_MAX_INLINE)
+			return -EINVAL;
+		w->flags |= XIW_WQE_INLINE;
+		for (i = 0, len = 0; i < wr->num_sge; i++) {
+			memcpy(w->inline_data + len,
+			       (void *)(uintptr_t)wr->sg_list[i].addr,
+			       wr->sg_list[i].length);
+			len += wr->sg_list[i].length;
+		}
+	} else {
+		memcpy(w->sge, wr->sg_list, wr->num_sge * sizeof(w->sge[0]));
+	}
+	return 0;
 }
 
 int xiw_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		  const struct ib_send_wr **bad)
 {
-	*bad = wr;
-	return -EOPNOTSUPP;
+	struct xiw_qp *qp = to_xiw_qp(ibqp);
+	enum ib_qp_state state = READ_ONCE(qp->state);
+	unsigned long flags;
+	int rc = 0;
+
+	/* Before RTS work requests cannot be queued; in ERROR they flush. */
+	if (state != IB_QPS_RTS && state != IB_QPS_SQD && state != IB_QPS_ERR) {
+		*bad = wr;
+		return -EINVAL;
+	}
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	for (; wr; wr = wr->next) {
+		if (qp->sq_tail - qp->sq_head == qp->sq_size) {
+			rc = -ENOMEM;
+			break;
+		}
+		rc = xiw_swqe_fill(qp, &qp->sq[qp->sq_tail & (qp->sq_size - 1)],
+				   wr);
+		if (rc)
+			break;
+		qp->sq_tail++;
+	}
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	if (rc)
+		*bad = wr;
+	xiw_qp_kick(qp);
+	return rc;
 }
 
 int xiw_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		  const struct ib_recv_wr **bad)
 {
-	*bad = wr;
-	return -EOPNOTSUPP;
+	struct xiw_qp *qp = to_xiw_qp(ibqp);
+	struct xiw_rwqe *r;
+	unsigned long flags;
+	bool flush = false;
+	int rc = 0;
+	s64 len;
+
+	if (READ_ONCE(qp->state) == IB_QPS_RESET) {
+		*bad = wr;
+		return -EINVAL;
+	}
+	spin_lock_irqsave(&qp->rq_lock, flags);
+	for (; wr; wr = wr->next) {
+		if (qp->rq_tail - qp->rq_head == qp->rq_size) {
+			rc = -ENOMEM;
+			break;
+		}
+		len = wr->num_sge > XIW_MAX_SGE ? -EINVAL :
+		      xiw_sge_check(qp, wr->sg_list, wr->num_sge,
+				    IB_ACCESS_LOCAL_WRITE);
+		if (len < 0) {
+			rc = len;
+			break;
+		}
+		r = &qp->rq[qp->rq_tail & (qp->rq_size - 1)];
+		r->wr_id = wr->wr_id;
+		r->len = len;
+		r->num_sge = wr->num_sge;
+		memcpy(r->sge, wr->sg_list, wr->num_sge * sizeof(r->sge[0]));
+		qp->rq_tail++;
+	}
+	spin_unlock_irqrestore(&qp->rq_lock, flags);
+	if (rc)
+		*bad = wr;
+	flush = xiw_qp_in_error(qp);
+	if (flush)
+		xiw_qp_kick(qp);
+	return rc;
 }

@@ -6,12 +6,15 @@
 #include <linux/completion.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/net.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/siw-abi.h>
 
 #include <xiw/env.h>
+#include <xiw/stream.h>
 
 #include "compat.h"
 
@@ -21,6 +24,8 @@
 #define XIW_MAX_IRD	128	/* inbound RDMA Reads per QP */
 #define XIW_MAX_ORD	128	/* outbound RDMA Reads per QP */
 #define XIW_MAX_INLINE	256
+#define XIW_MAX_SGE	16
+#define XIW_MAX_QP_WR	4096
 
 struct xiw_cep;
 
@@ -45,6 +50,52 @@ struct xiw_cq {
 	enum ib_cq_notify_flags notify;
 };
 
+/* A send queue entry: the work request, copied at post time. */
+struct xiw_swqe {
+	u64 wr_id;
+	u64 remote_addr;	/* WRITE/READ */
+	u32 rkey;		/* WRITE/READ: remote STag; SEND_INV: to invalidate */
+	u32 len;		/* payload octets */
+	u8 opcode;		/* enum ib_wr_opcode */
+	u8 num_sge;
+	u8 flags;		/* XIW_WQE_* */
+	u8 done;		/* sent, or its Read Response arrived */
+	union {
+		struct ib_sge sge[XIW_MAX_SGE];
+		u8 inline_data[XIW_MAX_INLINE];
+	};
+};
+
+#define XIW_WQE_SIGNALED	0x01
+#define XIW_WQE_SOLICITED	0x02
+#define XIW_WQE_INLINE		0x04
+#define XIW_WQE_FENCE		0x08
+
+/* A receive queue entry. */
+struct xiw_rwqe {
+	u64 wr_id;
+	u32 len;		/* octets the SGEs hold */
+	u32 num_sge;
+	struct ib_sge sge[XIW_MAX_SGE];
+};
+
+/* An inbound RDMA Read Request waiting for its response. */
+struct xiw_rreq {
+	u32 sink_stag;
+	u32 src_stag;
+	u64 sink_to;
+	u64 src_to;
+	u32 len;
+};
+
+/* Where placement stands inside a list of SGEs. */
+struct xiw_cursor {
+	const struct ib_sge *sge;
+	u32 num_sge;
+	u32 i;			/* current SGE */
+	u32 off;		/* octets into it */
+};
+
 struct xiw_qp {
 	struct ib_qp ibqp;
 	struct kref ref;		/* the core's, plus the CM's */
@@ -56,10 +107,66 @@ struct xiw_qp {
 	u16 ord;			/* outbound reads we issue */
 	bool sq_sig_all;
 	struct xiw_cep *cep;		/* the connection, while there is one */
+
+	/* Send queue: head <= tx <= tail, free-running, under sq_lock. */
+	spinlock_t sq_lock;
+	struct xiw_swqe *sq;
+	u32 sq_size;			/* a power of two */
+	u32 sq_head;			/* oldest not completed */
+	u32 sq_tx;			/* next to transmit */
+	u32 sq_tail;			/* next free */
+	u32 reads_out;			/* READs sent, response not complete */
+
+	/* Receive queue, under rq_lock. */
+	spinlock_t rq_lock;
+	struct xiw_rwqe *rq;
+	u32 rq_size;
+	u32 rq_head;
+	u32 rq_tail;
+
+	/* Inbound Read Requests (IRD), under sq_lock. */
+	struct xiw_rreq *irq;
+	u32 irq_head;
+	u32 irq_tail;
+
+	/* Transmit: only the tx work touches these, under tx_mutex. */
+	struct mutex tx_mutex;
+	struct work_struct tx_work;
+	struct socket *tx_sock;		/* borrowed from the CM while streaming */
+	void *stx;			/* xiw_stx_size() */
+	u8 *tx_buf;			/* one FPDU */
+	u32 tx_buf_size;
+	u32 tx_len, tx_off;		/* FPDU octets built, sent */
+	u32 tx_cur;			/* SQ index of the message, or ~0 */
+	bool tx_read_resp;		/* the message is a Read Response */
+	struct xiw_rreq tx_rreq;
+	struct xiw_cursor tx_cursor;
+	u32 tx_cursor_pos;		/* message offset of tx_cursor */
+	bool term_pending;		/* a TERMINATE is due, then close */
+	bool tx_fenced;			/* MPA fencing: nothing before an FPDU in */
+
+	/* Receive: runs under the socket lock (data_ready). */
+	void *srx;			/* xiw_srx_size() */
+	bool rx_dead;
+	struct xiw_rwqe rx_wqe;		/* the receive being filled */
+	bool rx_wqe_valid;		/* under rq_lock */
+	u32 rx_msg_len;
+	u8 *rx_dst;			/* tagged placement target */
+	struct xiw_cursor rx_cursor;	/* untagged or Read Response target */
+	bool rx_to_cursor;
+	struct xiw_rreq rx_rreq;
+	u32 rx_inval;			/* STag invalidated by the Send */
 };
 
 struct xiw_pd {
 	struct ib_pd ibpd;
+};
+
+struct xiw_mr {
+	struct ib_mr ibmr;
+	u32 index;		/* STag bits 31..8 */
+	int access;
+	struct rcu_head rcu;
 };
 
 struct xiw_ucontext {
@@ -99,12 +206,15 @@ int xiw_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 int xiw_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int xiw_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc);
 int xiw_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
+void xiw_cq_post(struct ib_cq *ibcq, const struct ib_wc *wc, bool solicited);
 
 /* mr.c */
 struct ib_mr *xiw_get_dma_mr(struct ib_pd *pd, int access);
 struct ib_mr *xiw_reg_user_mr(struct ib_pd *pd, u64 start, u64 len,
 			      u64 virt, int access, struct ib_udata *udata);
 int xiw_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+int xiw_mr_check(struct xiw_device *xdev, u32 stag, struct ib_pd *pd,
+		 int access, u64 addr, u64 len);
 
 /* qp.c */
 int xiw_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
@@ -123,6 +233,26 @@ void xiw_qp_get(struct xiw_qp *qp);
 void xiw_qp_put(struct xiw_qp *qp);
 void xiw_qp_connected(struct xiw_qp *qp, u16 ird, u16 ord);
 void xiw_qp_disconnected(struct xiw_qp *qp);
+void xiw_qp_to_error(struct xiw_qp *qp);
+void xiw_qp_complete_sq(struct xiw_qp *qp);
+void xiw_qp_flush(struct xiw_qp *qp);
+void xiw_cursor_init(struct xiw_cursor *c, const struct ib_sge *sge,
+		     u32 num_sge, u32 off);
+void xiw_cursor_put(struct xiw_cursor *c, const void *src, u32 len);
+void xiw_cursor_get(struct xiw_cursor *c, void *dst, u32 len);
+
+/* qp_tx.c: the transmit work */
+int xiw_tx_init(void);
+void xiw_tx_exit(void);
+void xiw_qp_tx_setup(struct xiw_qp *qp);
+void xiw_qp_kick(struct xiw_qp *qp);
+int xiw_qp_stream_start(struct xiw_qp *qp, struct socket *sock,
+			const struct xiw_stream_cfg *tx,
+			const struct xiw_stream_cfg *rx, bool fenced);
+void xiw_qp_stream_stop(struct xiw_qp *qp);
+
+/* qp_rx.c: placement from sk_data_ready */
+void xiw_qp_rx(struct xiw_qp *qp, struct sock *sk);
 
 /* crc.c: CRC32c through the kernel crypto API */
 int xiw_crc_init(void);

@@ -4,7 +4,9 @@
 # listens (testmod/xiw_cmtest.ko role=server), VM 0 connects. Each case
 # sets xiw's MPA parameters on both sides, connects once and checks what
 # each ULP saw (the test module's "result") and what MPA agreed (xiw's
-# mpa_log line "rev R crc C markers S/R p2p P rtr T ird I ord O").
+# mpa_log line "rev R crc C markers S/R p2p P rtr T ird I ord O"). Every
+# connection that is established then carries data in that MPA mode: the
+# client's SEND echo and RDMA WRITE/READ checks (xiw_cmtest data=1).
 . "$XIW_TOP/scripts/vm/lib.sh"
 
 SERVER=1
@@ -61,9 +63,11 @@ run() {
 		eval "$cset"
 		case_mark
 		barrier "$tc-listen" 60
-		load_module "$XIW_CMTEST_KO" role=client addr="$PEER_IP" port=$PORT $cargs
+		load_module "$XIW_CMTEST_KO" role=client addr="$PEER_IP" port=$PORT data=1 $cargs
 		check "$tc-client" grep -qE "$cre" $R
 		cat $R
+		! grep -q '^established' $R ||
+			check "$tc-data" grep -q 'data=ok sends=6 writes=6 reads=6' $R
 		[ -z "$cmpa" ] || check "$tc-client-mpa" agreed initiator "$cmpa"
 		case_log > "$OUT/dmesg-$tc-client.txt"
 		rmmod xiw_cmtest

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Receive: sk_data_ready hands the socket's skbs to the core's receiver
+ * (tcp_read_sock, in softirq or in release_sock's backlog processing, in
+ * both cases under the socket lock, so the receive state needs no lock of
+ * its own). Payload runs are copied straight from the skb into the
+ * placement target; the core has checked the headers and MPA, and every
+ * STag, bound and access right is checked here before the first octet is
+ * placed. A refused segment or a broken stream sends a TERMINATE and
+ * takes the QP to ERROR.
+ */
+#include <linux/skbuff.h>
+#include <net/tcp.h>
+
+#include <xiw/stream.h>
+
+#include "params.h"
+#include "xiw.h"
+
+static bool xiw_op_is_send(u8 op)
+{
+	return op == XIW_OP_SEND || op == XIW_OP_SEND_SE ||
+	       op == XIW_OP_SEND_INV || op == XIW_OP_SEND_SE_INV;
+}
+
+static int xiw_rx_send_begin(struct xiw_qp *qp, const struct xiw_seg *seg)
+{
+	unsigned long flags;
+
+	if (seg->mo == 0) {
+		spin_lock_irqsave(&qp->rq_lock, flags);
+		if (qp->rq_head == qp->rq_tail) {
+			spin_unlock_irqrestore(&qp->rq_lock, flags);
+			return XIW_RX_NO_BUFFER;
+		}
+		qp->rx_wqe = qp->rq[qp->rq_head & (qp->rq_size - 1)];
+		qp->rq_head++;
+		qp->rx_wqe_valid = true;
+		spin_unlock_irqrestore(&qp->rq_lock, flags);
+		xiw_cursor_init(&qp->rx_cursor, qp->rx_wqe.sge,
+				qp->rx_wqe.num_sge, 0);
+		/* Only FRWR STags can be invalidated; there are none yet. */
+		if (seg->opcode == XIW_OP_SEND_INV ||
+		    seg->opcode == XIW_OP_SEND_SE_INV)
+			return XIW_RX_CANNOT_INVALIDATE;
+	}
+	if (!READ_ONCE(qp->rx_wqe_valid))
+		return XIW_RX_LOCAL;	/* flushed under us */
+	if ((u64)seg->mo + seg->len > qp->rx_wqe.len)
+		return XIW_RX_TOO_LONG;
+	qp->rx_to_cursor = true;
+	return 0;
+}
+
+static void xiw_rx_send_end(struct xiw_qp *qp, const struct xiw_seg *seg)
+{
+	struct ib_wc wc = {
+		.status = IB_WC_SUCCESS,
+		.opcode = IB_WC_RECV,
+		.qp = &qp->ibqp,
+		.byte_len = seg->mo + seg->len,
+	};
+	unsigned long flags;
+	bool valid;
+
+	if (!seg->last)
+		return;
+	spin_lock_irqsave(&qp->rq_lock, flags);
+	valid = qp->rx_wqe_valid;
+	qp->rx_wqe_valid = false;
+	spin_unlock_irqrestore(&qp->rq_lock, flags);
+	if (!valid)
+		return;
+	wc.wr_id = qp->rx_wqe.wr_id;
+	xiw_cq_post(qp->ibqp.recv_cq, &wc,
+		    seg->opcode == XIW_OP_SEND_SE ||
+		    seg->opcode == XIW_OP_SEND_SE_INV);
+}
+
+static int xiw_rx_write_begin(struct xiw_qp *qp, const struct xiw_seg *seg)
+{
+	int rc = xiw_mr_check(to_xiw_dev(qp->ibqp.device), seg->stag,
+			      qp->ibqp.pd, IB_ACCESS_REMOTE_WRITE, seg->to,
+			      seg->len);
+
+	if (rc)
+		return rc;
+	qp->rx_dst = (u8 *)(uintptr_t)seg->to;
+	qp->rx_to_cursor = false;
+	return 0;
+}
+
+static int xiw_rx_read_req(struct xiw_qp *qp, const struct xiw_seg *seg)
+{
+	unsigned long flags;
+	int rc;
+
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	rc = qp->irq_tail - qp->irq_head >= max_t(u16, qp->ird, 1);
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	if (rc)
+		return XIW_RX_READ_QUEUE_FULL;
+	rc = xiw_mr_check(to_xiw_dev(qp->ibqp.device), seg->src_stag,
+			  qp->ibqp.pd, IB_ACCESS_REMOTE_READ, seg->src_to,
+			  seg->read_size);
+	if (rc)
+		return rc;
+	qp->rx_rreq.sink_stag = seg->sink_stag;
+	qp->rx_rreq.sink_to = seg->sink_to;
+	qp->rx_rreq.src_stag = seg->src_stag;
+	qp->rx_rreq.src_to = seg->src_to;
+	qp->rx_rreq.len = seg->read_size;
+	return 0;
+}
+
+static void xiw_rx_read_req_end(struct xiw_qp *qp)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	qp->irq[qp->irq_tail % XIW_MAX_IRD] = qp->rx_rreq;
+	qp->irq_tail++;
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	xiw_qp_kick(qp);
+}
+
+/* The oldest READ still waiting for its response. */
+static struct xiw_swqe *xiw_rx_pending_read(struct xiw_qp *qp)
+{
+	struct xiw_swqe *w;
+	u32 i;
+
+	for (i = qp->sq_head; i != qp->sq_tx; i++) {
+		w = &qp->sq[i & (qp->sq_size - 1)];
+		if (w->opcode == IB_WR_RDMA_READ && !w->done)
+			return w;
+	}
+	return NULL;
+}
+
+static int xiw_rx_read_resp_begin(struct xiw_qp *qp,
+				  const struct xiw_seg *seg)
+{
+	struct xiw_swqe *w;
+	unsigned long flags;
+	int rc = 0;
+
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	w = xiw_rx_pending_read(qp);
+	if (!w)
+		rc = XIW_RX_UNEXPECTED;
+	else if (seg->stag != (w->num_sge ? w->sge[0].lkey : 0))
+		rc = XIW_RX_STAG_INVALID;
+	else if (seg->to + seg->len > w->len)
+		rc = XIW_RX_BOUNDS;
+	else
+		xiw_cursor_init(&qp->rx_cursor, w->sge, w->num_sge, seg->to);
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	qp->rx_to_cursor = true;
+	return rc;
+}
+
+static void xiw_rx_read_resp_end(struct xiw_qp *qp, const struct xiw_seg *seg)
+{
+	struct xiw_swqe *w;
+	unsigned long flags;
+
+	if (!seg->last)
+		return;
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	w = xiw_rx_pending_read(qp);
+	if (w) {
+		w->done = 1;
+		qp->reads_out--;
+	}
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	xiw_qp_complete_sq(qp);
+	xiw_qp_kick(qp);	/* the ORD window or a fence may have opened */
+}
+
+static int xiw_rx_seg_begin(void *ctx, const struct xiw_seg *seg)
+{
+	struct xiw_qp *qp = ctx;
+
+	if (xiw_op_is_send(seg->opcode))
+		return xiw_rx_send_begin(qp, seg);
+	switch (seg->opcode) {
+	case XIW_OP_WRITE:
+		return xiw_rx_write_begin(qp, seg);
+	case XIW_OP_READ_REQ:
+		return xiw_rx_read_req(qp, seg);
+	case XIW_OP_READ_RESP:
+		return xiw_rx_read_resp_begin(qp, seg);
+	}
+	return XIW_RX_UNEXPECTED;
+}
+
+static int xiw_rx_seg_data(void *ctx, const void *buf, xiw_size len)
+{
+	struct xiw_qp *qp = ctx;
+
+	if (qp->rx_to_cursor) {
+		xiw_cursor_put(&qp->rx_cursor, buf, len);
+	} else {
+		memcpy(qp->rx_dst, buf, len);
+		qp->rx_dst += len;
+	}
+	return 0;
+}
+
+static int xiw_rx_seg_end(void *ctx, const struct xiw_seg *seg)
+{
+	struct xiw_qp *qp = ctx;
+
+	if (READ_ONCE(qp->tx_fenced)) {
+		WRITE_ONCE(qp->tx_fenced, false);	/* one FPDU validated */
+		xiw_qp_kick(qp);
+	}
+
+	if (xiw_op_is_send(seg->opcode))
+		xiw_rx_send_end(qp, seg);
+	else if (seg->opcode == XIW_OP_READ_REQ)
+		xiw_rx_read_req_end(qp);
+	else if (seg->opcode == XIW_OP_READ_RESP)
+		xiw_rx_read_resp_end(qp, seg);
+	return 0;
+}
+
+static void xiw_rx_terminate(void *ctx, const struct xiw_term_cause *c)
+{
+	struct xiw_qp *qp = ctx;
+
+	if (xiw_params_log())
+		pr_info("xiw: qp %u: TERMINATE received: layer %u type %u code %#x\n",
+			qp->ibqp.qp_num, c->layer, c->etype, c->code);
+	qp->rx_dead = true;
+	xiw_qp_to_error(qp);
+}
+
+static const struct xiw_stream_sink xiw_rx_sink = {
+	.seg_begin = xiw_rx_seg_begin,
+	.seg_data = xiw_rx_seg_data,
+	.seg_end = xiw_rx_seg_end,
+	.terminate = xiw_rx_terminate,
+};
+
+/* The stream broke: send the TERMINATE the core prepared, then close. */
+static void xiw_rx_failed(struct xiw_qp *qp, int rc)
+{
+	struct xiw_term_cause c;
+
+	xiw_srx_cause(qp->srx, &c);
+	if (xiw_params_log())
+		pr_info("xiw: qp %u: stream error %d: TERMINATE layer %u type %u code %#x\n",
+			qp->ibqp.qp_num, rc, c.layer, c.etype, c.code);
+	qp->rx_dead = true;
+	WRITE_ONCE(qp->term_pending, true);
+	xiw_qp_to_error(qp);
+}
+
+static int xiw_rx_actor(read_descriptor_t *desc, struct sk_buff *skb,
+			unsigned int off, size_t len)
+{
+	struct xiw_qp *qp = desc->arg.data;
+	struct skb_seq_state st;
+	unsigned int done = 0, n;
+	const u8 *data;
+	int rc = 0;
+
+	/* After an error the stream is dead: what follows is discarded. */
+	if (qp->rx_dead || READ_ONCE(qp->state) == IB_QPS_ERR)
+		return len;
+	skb_prepare_seq_read(skb, off, off + len, &st);
+	while ((n = skb_seq_read(done, &data, &st)) != 0) {
+		rc = xiw_srx_consume(qp->srx, data, n, &xiw_rx_sink, qp);
+		done += n;
+		if (rc) {
+			skb_abort_seq_read(&st);
+			break;
+		}
+	}
+	if (rc && !qp->rx_dead)
+		xiw_rx_failed(qp, rc);
+	return len;
+}
+
+/* Called with the socket locked (data_ready, or the CM under lock_sock). */
+void xiw_qp_rx(struct xiw_qp *qp, struct sock *sk)
+{
+	read_descriptor_t desc = { .arg.data = qp, .count = 1 };
+
+	tcp_read_sock(sk, &desc, xiw_rx_actor);
+}

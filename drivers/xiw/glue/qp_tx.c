@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Transmit: one work item per QP on xiw_tx_wq builds FPDUs with the core's
+ * sender and pushes them into the TCP socket without blocking.
+ *
+ * Threading: posting a work request, a Read Request arriving, write space
+ * opening up and errors all just queue the QP's tx work. A work item never
+ * runs twice at once, and tx_mutex keeps the connection manager from
+ * taking the socket away mid-FPDU, so transmit state needs no other lock.
+ * The socket is written with MSG_DONTWAIT: when TCP's send buffer is full
+ * the work returns and sk_write_space queues it again. Inbound Read
+ * Responses go first, at message boundaries (RFC 5040 section 5.4).
+ */
+#include <linux/slab.h>
+#include <net/sock.h>
+
+#include <xiw/mpa.h>
+#include <xiw/stream.h>
+
+#include "cm.h"
+#include "xiw.h"
+
+static struct workqueue_struct *xiw_tx_wq;
+
+static const struct xiw_env xiw_tx_env = {
+	.crc32c_update = xiw_crc32c_update,
+};
+
+void xiw_qp_kick(struct xiw_qp *qp)
+{
+	queue_work(xiw_tx_wq, &qp->tx_work);
+}
+
+/* Copies message payload for the core: from SGEs, inline data or an MR. */
+static int xiw_tx_fetch(void *ctx, xiw_u32 off, void *dst, xiw_size len)
+{
+	struct xiw_qp *qp = ctx;
+	struct xiw_swqe *w;
+
+	if (qp->tx_read_resp) {
+		/* Checked against the MR when the Read Request arrived. */
+		memcpy(dst, (void *)(uintptr_t)(qp->tx_rreq.src_to + off), len);
+		return 0;
+	}
+	w = &qp->sq[qp->tx_cur & (qp->sq_size - 1)];
+	if (w->flags & XIW_WQE_INLINE) {
+		memcpy(dst, w->inline_data + off, len);
+		return 0;
+	}
+	if (off != qp->tx_cursor_pos)
+		return -EINVAL;	/* the core fetches in order */
+	xiw_cursor_get(&qp->tx_cursor, dst, len);
+	qp->tx_cursor_pos += len;
+	return 0;
+}
+
+/* Sends what is left of the FPDU: 0 when all went, -EAGAIN, or an error. */
+static int xiw_tx_push(struct xiw_qp *qp)
+{
+	struct msghdr msg = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
+	struct kvec iov;
+	int n;
+
+	while (qp->tx_off < qp->tx_len) {
+		iov.iov_base = qp->tx_buf + qp->tx_off;
+		iov.iov_len = qp->tx_len - qp->tx_off;
+		n = kernel_sendmsg(qp->tx_sock, &msg, &iov, 1, iov.iov_len);
+		if (n <= 0)
+			return n ? n : -EPIPE;
+		qp->tx_off += n;
+	}
+	return 0;
+}
+
+/* The next message to start: a Read Response first, then the SQ. */
+static bool xiw_tx_pick(struct xiw_qp *qp, struct xiw_msg *m)
+{
+	struct xiw_swqe *w;
+	unsigned long flags;
+	bool found = false;
+
+	memset(m, 0, sizeof(*m));
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	if (qp->irq_head != qp->irq_tail) {
+		qp->tx_rreq = qp->irq[qp->irq_head % XIW_MAX_IRD];
+		qp->irq_head++;
+		qp->tx_read_resp = true;
+		m->opcode = XIW_OP_READ_RESP;
+		m->len = qp->tx_rreq.len;
+		m->stag = qp->tx_rreq.sink_stag;
+		m->to = qp->tx_rreq.sink_to;
+		found = true;
+		goto out;
+	}
+	if (qp->sq_tx == qp->sq_tail)
+		goto out;
+	w = &qp->sq[qp->sq_tx & (qp->sq_size - 1)];
+	/* A fence waits for earlier READs; ORD bounds those in flight. */
+	if (qp->reads_out && (w->flags & XIW_WQE_FENCE ||
+			      (w->opcode == IB_WR_RDMA_READ &&
+			       qp->reads_out >= max_t(u16, qp->ord, 1))))
+		goto out;
+	qp->tx_read_resp = false;
+	qp->tx_cur = qp->sq_tx++;
+	m->len = w->len;
+	switch (w->opcode) {
+	case IB_WR_RDMA_WRITE:
+		m->opcode = XIW_OP_WRITE;
+		m->stag = w->rkey;
+		m->to = w->remote_addr;
+		break;
+	case IB_WR_RDMA_READ:
+		/* The response lands in our SGE, named by its lkey, at 0. */
+		m->opcode = XIW_OP_READ_REQ;
+		m->len = 0;
+		m->read_size = w->len;
+		m->sink_stag = w->num_sge ? w->sge[0].lkey : 0;
+		m->sink_to = 0;
+		m->src_stag = w->rkey;
+		m->src_to = w->remote_addr;
+		qp->reads_out++;
+		break;
+	case IB_WR_SEND_WITH_INV:
+		m->opcode = w->flags & XIW_WQE_SOLICITED ? XIW_OP_SEND_SE_INV :
+							   XIW_OP_SEND_INV;
+		m->stag = w->rkey;
+		break;
+	default:
+		m->opcode = w->flags & XIW_WQE_SOLICITED ? XIW_OP_SEND_SE :
+							   XIW_OP_SEND;
+		break;
+	}
+	xiw_cursor_init(&qp->tx_cursor, w->sge,
+			w->flags & XIW_WQE_INLINE ? 0 : w->num_sge, 0);
+	qp->tx_cursor_pos = 0;
+	found = true;
+out:
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	return found;
+}
+
+/* The message's last FPDU went out: SENDs and WRITEs are complete. */
+static void xiw_tx_message_sent(struct xiw_qp *qp)
+{
+	struct xiw_swqe *w;
+	unsigned long flags;
+
+	if (qp->tx_read_resp || qp->tx_cur == ~0U)
+		return;
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	w = &qp->sq[qp->tx_cur & (qp->sq_size - 1)];
+	if (w->opcode != IB_WR_RDMA_READ)
+		w->done = 1;
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	qp->tx_cur = ~0U;
+	xiw_qp_complete_sq(qp);
+}
+
+/* Builds the next FPDU; 0 when there is nothing to send. */
+static int xiw_tx_build(struct xiw_qp *qp)
+{
+	struct xiw_msg m;
+	int n;
+
+	if (qp->term_pending) {
+		qp->term_pending = false;
+		return xiw_stx_terminate(qp->stx, qp->srx, qp->tx_buf,
+					 qp->tx_buf_size);
+	}
+	if (READ_ONCE(qp->tx_fenced))
+		return 0;
+	if (xiw_stx_idle(qp->stx)) {
+		if (!xiw_tx_pick(qp, &m))
+			return 0;
+		n = xiw_stx_begin(qp->stx, &m);
+		if (n)
+			return n;
+	}
+	n = xiw_stx_next(qp->stx, qp->tx_buf, qp->tx_buf_size, xiw_tx_fetch,
+			 qp);
+	return n;
+}
+
+static void xiw_tx_work(struct work_struct *work)
+{
+	struct xiw_qp *qp = container_of(work, struct xiw_qp, tx_work);
+	bool drop = false;
+	int rc = 0;
+
+	mutex_lock(&qp->tx_mutex);
+	if (READ_ONCE(qp->state) == IB_QPS_ERR && !qp->term_pending &&
+	    qp->tx_off == qp->tx_len) {
+		xiw_qp_flush(qp);
+		drop = qp->tx_sock;	/* still connected: close */
+		goto out;
+	}
+	while (qp->tx_sock) {
+		if (qp->tx_off < qp->tx_len) {
+			rc = xiw_tx_push(qp);
+			if (rc)
+				break;
+			if (xiw_stx_idle(qp->stx))
+				xiw_tx_message_sent(qp);
+			continue;
+		}
+		if (READ_ONCE(qp->state) == IB_QPS_ERR && !qp->term_pending)
+			break;
+		rc = xiw_tx_build(qp);
+		if (rc <= 0)
+			break;
+		qp->tx_len = rc;
+		qp->tx_off = 0;
+		rc = 0;
+	}
+	if (rc && rc != -EAGAIN) {
+		pr_debug("xiw: qp %u tx error %d\n", qp->ibqp.qp_num, rc);
+		drop = true;
+	}
+	if (READ_ONCE(qp->state) == IB_QPS_ERR && qp->tx_off == qp->tx_len) {
+		drop = true;	/* the TERMINATE, if any, is out */
+		xiw_qp_flush(qp);
+	}
+out:
+	mutex_unlock(&qp->tx_mutex);
+	if (drop) {
+		if (READ_ONCE(qp->state) != IB_QPS_ERR)
+			xiw_qp_to_error(qp);
+		xiw_cm_qp_drop(qp, true);
+	}
+}
+
+void xiw_qp_tx_setup(struct xiw_qp *qp)
+{
+	INIT_WORK(&qp->tx_work, xiw_tx_work);
+	qp->tx_cur = ~0U;
+}
+
+/*
+ * The CM hands over a connection in Full Operation. The stream starts
+ * where the CM's own framing (RTR) left it.
+ */
+int xiw_qp_stream_start(struct xiw_qp *qp, struct socket *sock,
+			const struct xiw_stream_cfg *tx,
+			const struct xiw_stream_cfg *rx, bool fenced)
+{
+	u8 *buf;
+	u32 size;
+
+	mutex_lock(&qp->tx_mutex);
+	xiw_stx_init(qp->stx, &xiw_tx_env, tx);
+	xiw_srx_init(qp->srx, &xiw_tx_env, rx);
+	size = xiw_stx_fpdu_max(qp->stx);
+	buf = kmalloc(size, GFP_KERNEL);
+	if (!buf) {
+		mutex_unlock(&qp->tx_mutex);
+		return -ENOMEM;
+	}
+	kfree(qp->tx_buf);
+	qp->tx_buf = buf;
+	qp->tx_buf_size = size;
+	qp->tx_len = 0;
+	qp->tx_off = 0;
+	qp->tx_cur = ~0U;
+	qp->term_pending = false;
+	qp->tx_fenced = fenced;
+	qp->rx_dead = false;
+	qp->tx_sock = sock;
+	mutex_unlock(&qp->tx_mutex);
+	xiw_qp_kick(qp);
+	return 0;
+}
+
+/* The CM takes the socket back; nothing is sent after this returns. */
+void xiw_qp_stream_stop(struct xiw_qp *qp)
+{
+	mutex_lock(&qp->tx_mutex);
+	qp->tx_sock = NULL;
+	qp->tx_len = 0;
+	qp->tx_off = 0;
+	mutex_unlock(&qp->tx_mutex);
+}
+
+int xiw_tx_init(void)
+{
+	xiw_tx_wq = alloc_workqueue("xiw_tx", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	return xiw_tx_wq ? 0 : -ENOMEM;
+}
+
+void xiw_tx_exit(void)
+{
+	destroy_workqueue(xiw_tx_wq);
+}
