@@ -22,6 +22,16 @@
  * completing. Buffers are kernel virtual addresses: software iWARP
  * devices do virtual DMA.
  *
+ * FRWR (client frwr=1, after the data checks), the NFS-over-RDMA pattern
+ * on MRs of 16 scattered pages: an RDMA READ_WITH_INV into a registered
+ * sink leaves its STag invalid (REG_MR succeeds on it again, a second
+ * LOCAL_INV fails); the server, asked with "WINV" (addr, rkey, len, seed),
+ * WRITEs into a registered MR and answers with SEND_WITH_INV, which the
+ * client sees as IB_WC_WITH_INVALIDATE of that rkey with the data placed;
+ * a second WINV to the now invalid rkey is refused by the client's RNIC
+ * (TERMINATE), so its posted receive flushes. Result " frwr=ok" or
+ * " frwr=fail step=S err=E".
+ *
  *   insmod xiw_cmtest.ko role=server port=7471 [reject=1]
  *   insmod xiw_cmtest.ko role=client addr=10.77.0.2 port=7471 pd_len=N ird=N ord=N [data=1]
  */
@@ -49,6 +59,8 @@ static bool reject;
 module_param(reject, bool, 0644);
 static bool data;
 module_param(data, bool, 0444);
+static bool frwr;
+module_param(frwr, bool, 0444);
 static char result[256] = "none";
 module_param_string(result, result, sizeof(result), 0444);
 MODULE_PARM_DESC(result, "what the test saw (read-only)");
@@ -74,6 +86,7 @@ struct cmt_conn {
 	bool has_qp;
 	struct cmt_slot slot[CMT_SLOTS];
 	u8 *mem;		/* server: open to the client's WRITEs and READs */
+	u8 *wbuf;		/* server: source of WINV's WRITE */
 };
 
 static struct rdma_cm_id *listen_id;
@@ -136,6 +149,15 @@ static void cmt_free(struct cmt_conn *c)
 	for (i = 0; i < CMT_SLOTS; i++)
 		kvfree(c->slot[i].buf);
 	kvfree(c->mem);
+	kvfree(c->wbuf);
+}
+
+static void cmt_fill(u8 *p, u32 len, u32 seed)
+{
+	u32 i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (u8)(seed + i * 31 + (i >> 9));
 }
 
 /* ---- server: echo ------------------------------------------------------- */
@@ -163,6 +185,38 @@ static void cmt_echo_sent(struct ib_cq *cq, struct ib_wc *wc)
 		cmt_post_recv(s);
 }
 
+/* "WINV" addr rkey len seed: RDMA WRITE there, then SEND_WITH_INV rkey. */
+static void cmt_winv(struct cmt_conn *c, struct cmt_slot *s)
+{
+	u64 addr;
+	u32 v[3];
+	struct ib_sge src = { .addr = (uintptr_t)c->wbuf,
+			      .lkey = c->pd->local_dma_lkey };
+	struct ib_sge done = { .addr = (uintptr_t)s->info, .length = 4,
+			       .lkey = c->pd->local_dma_lkey };
+	struct ib_send_wr inv = {
+		.wr_cqe = &s->send_cqe, .sg_list = &done, .num_sge = 1,
+		.opcode = IB_WR_SEND_WITH_INV, .send_flags = IB_SEND_SIGNALED,
+	};
+	struct ib_rdma_wr w = {
+		.wr = { .sg_list = &src, .num_sge = 1,
+			.opcode = IB_WR_RDMA_WRITE, .next = &inv },
+	};
+
+	memcpy(&addr, s->buf + 4, 8);
+	memcpy(v, s->buf + 12, 12);
+	if (v[1] > CMT_BUF)
+		return;
+	cmt_fill(c->wbuf, v[1], v[2]);
+	src.length = v[1];
+	w.remote_addr = addr;
+	w.rkey = v[0];
+	inv.ex.invalidate_rkey = v[0];
+	memcpy(s->info, "DONE", 4);
+	if (ib_post_send(c->id->qp, &w.wr, NULL))
+		pr_err("xiw_cmtest: WINV post_send failed\n");
+}
+
 static void cmt_echo(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct cmt_slot *s = container_of(wc->wr_cqe, struct cmt_slot,
@@ -184,6 +238,10 @@ static void cmt_echo(struct ib_cq *cq, struct ib_wc *wc)
 	if (wc->opcode != IB_WC_RECV)
 		pr_err("xiw_cmtest: receive completed as opcode %d\n",
 		       wc->opcode);
+	if (wc->byte_len == 24 && !memcmp(s->buf, "WINV", 4)) {
+		cmt_winv(c, s);
+		return;
+	}
 	if (wc->byte_len == 4 && !memcmp(s->buf, "INFO", 4)) {
 		v[0] = (uintptr_t)c->mem;
 		v[1] = (u64)c->pd->unsafe_global_rkey << 32 | CMT_BUF;
@@ -200,7 +258,8 @@ static int cmt_serve(struct cmt_conn *c)
 	int i, rc;
 
 	c->mem = kvzalloc(CMT_BUF, GFP_KERNEL);
-	if (!c->mem)
+	c->wbuf = kvzalloc(CMT_BUF, GFP_KERNEL);
+	if (!c->mem || !c->wbuf)
 		return -ENOMEM;
 	for (i = 0; i < CMT_SLOTS; i++) {
 		struct cmt_slot *s = &c->slot[i];
@@ -280,14 +339,6 @@ static int cmt_sges(struct cmt_check *t, struct ib_sge *sge, u32 len)
 		n++;
 	}
 	return n;
-}
-
-static void cmt_fill(u8 *p, u32 len, u32 seed)
-{
-	u32 i;
-
-	for (i = 0; i < len; i++)
-		p[i] = (u8)(seed + i * 31 + (i >> 9));
 }
 
 /* SEND from three SGEs, the echo must match. */
@@ -399,6 +450,224 @@ static int cmt_checks(struct cmt_check *t)
 	return 0;
 }
 
+/* ---- client: FRWR ------------------------------------------------------- */
+
+#define CMT_MR_PAGES	16
+
+struct cmt_mr {
+	struct page *page[CMT_MR_PAGES];
+	struct scatterlist sg[CMT_MR_PAGES];
+	struct ib_mr *mr;
+};
+
+static void cmt_mr_free(struct cmt_check *t, struct cmt_mr *m)
+{
+	int i;
+
+	if (m->mr && !IS_ERR(m->mr)) {
+		ib_dma_unmap_sg(t->c->id->device, m->sg, CMT_MR_PAGES,
+				DMA_BIDIRECTIONAL);
+		ib_dereg_mr(m->mr);
+	}
+	for (i = 0; i < CMT_MR_PAGES; i++)
+		if (m->page[i])
+			__free_page(m->page[i]);
+}
+
+/* Posts REG_MR for @m with @access and waits for it. */
+static int cmt_mr_reg(struct cmt_check *t, struct cmt_mr *m, int access)
+{
+	struct ib_reg_wr reg = {
+		.wr = { .wr_id = 5, .opcode = IB_WR_REG_MR,
+			.send_flags = IB_SEND_SIGNALED },
+		.mr = m->mr, .key = 0, .access = access,
+	};
+	struct ib_wc wc;
+	int rc;
+
+	ib_update_fast_reg_key(m->mr, ib_inc_rkey(m->mr->rkey) & 0xff);
+	reg.key = m->mr->rkey;
+	rc = ib_post_send(t->c->id->qp, &reg.wr, NULL) ?: cmt_wait(t, 1, &wc);
+	if (!rc && (wc.opcode != IB_WC_REG_MR || wc.wr_id != 5))
+		rc = -EPROTO;
+	return rc;
+}
+
+/* 16 separate pages behind one FRWR MR, mapped and registered. */
+static int cmt_mr_new(struct cmt_check *t, struct cmt_mr *m, int access)
+{
+	struct ib_device *dev = t->c->id->device;
+	int i, n;
+
+	sg_init_table(m->sg, CMT_MR_PAGES);
+	for (i = 0; i < CMT_MR_PAGES; i++) {
+		m->page[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!m->page[i])
+			return -ENOMEM;
+		sg_set_page(&m->sg[i], m->page[i], PAGE_SIZE, 0);
+	}
+	if (ib_dma_map_sg(dev, m->sg, CMT_MR_PAGES, DMA_BIDIRECTIONAL) !=
+	    CMT_MR_PAGES)
+		return -EIO;
+	m->mr = ib_alloc_mr(t->c->pd, IB_MR_TYPE_MEM_REG, CMT_MR_PAGES);
+	if (IS_ERR(m->mr))
+		return PTR_ERR(m->mr);
+	n = ib_map_mr_sg(m->mr, m->sg, CMT_MR_PAGES, NULL, PAGE_SIZE);
+	if (n != CMT_MR_PAGES)
+		return n < 0 ? n : -EIO;
+	return cmt_mr_reg(t, m, access);
+}
+
+/* The MR's pages hold @len octets of pattern @seed. */
+static bool cmt_mr_holds(struct cmt_mr *m, u32 len, u32 seed, u8 *tmp)
+{
+	int i;
+
+	for (i = 0; i < CMT_MR_PAGES; i++)
+		memcpy(tmp + i * PAGE_SIZE, page_address(m->page[i]), PAGE_SIZE);
+	cmt_fill(tmp + CMT_MR_PAGES * PAGE_SIZE, len, seed);
+	return !memcmp(tmp, tmp + CMT_MR_PAGES * PAGE_SIZE, len);
+}
+
+static int cmt_local_inv(struct cmt_check *t, u32 key)
+{
+	struct ib_send_wr wr = {
+		.wr_id = 6, .opcode = IB_WR_LOCAL_INV,
+		.send_flags = IB_SEND_SIGNALED, .ex.invalidate_rkey = key,
+	};
+	struct ib_wc wc;
+	int rc = ib_post_send(t->c->id->qp, &wr, NULL);
+
+	if (rc)
+		return rc;
+	rc = cmt_wait(t, 1, &wc);
+	return rc ?: wc.opcode == IB_WC_LOCAL_INV ? 0 : -EPROTO;
+}
+
+/* READ_WITH_INV into a registered sink (what svcrdma does on iWARP). */
+static int cmt_read_inv(struct cmt_check *t, struct cmt_mr *m)
+{
+	u32 len = CMT_MR_PAGES * PAGE_SIZE;
+	struct ib_sge sge = { .length = len };
+	struct ib_rdma_wr r = {
+		.wr = { .wr_id = 7, .sg_list = &sge, .num_sge = 1,
+			.opcode = IB_WR_RDMA_READ_WITH_INV,
+			.send_flags = IB_SEND_SIGNALED },
+		.remote_addr = t->raddr, .rkey = t->rkey,
+	};
+	struct ib_send_wr inv = { .opcode = IB_WR_LOCAL_INV };
+	struct ib_wc wc;
+	int rc;
+
+	t->step = "read-inv";
+	rc = cmt_mr_new(t, m, IB_ACCESS_LOCAL_WRITE);
+	if (rc)
+		return rc;
+	/* The server's buffer holds the last WRITE: 1 MiB of seed 1 MiB + 1. */
+	sge.addr = m->mr->iova;
+	sge.lkey = m->mr->lkey;
+	r.wr.ex.invalidate_rkey = m->mr->lkey;
+	rc = ib_post_send(t->c->id->qp, &r.wr, NULL) ?: cmt_wait(t, 1, &wc);
+	if (rc)
+		return rc;
+	if (wc.opcode != IB_WC_RDMA_READ || wc.byte_len != len)
+		return -EPROTO;
+	if (!cmt_mr_holds(m, len, CMT_BUF + 1, t->back))
+		return -EBADMSG;
+	t->step = "read-inv-invalidated";
+	inv.ex.invalidate_rkey = m->mr->lkey;
+	if (!ib_post_send(t->c->id->qp, &inv, NULL))
+		return -EEXIST;	/* it was still valid */
+	return cmt_mr_reg(t, m, IB_ACCESS_LOCAL_WRITE) ?:
+	       cmt_local_inv(t, m->mr->lkey);
+}
+
+/* Asks the server to WRITE into @m and SEND_WITH_INV its rkey. */
+static int cmt_ask_winv(struct cmt_check *t, struct cmt_mr *m, u32 seed,
+			struct ib_wc *wc)
+{
+	unsigned long end = jiffies + 20 * HZ;
+	u32 len = CMT_MR_PAGES * PAGE_SIZE;
+	struct ib_sge sge = {
+		.addr = (uintptr_t)t->out, .length = 24,
+		.lkey = t->c->pd->local_dma_lkey,
+	};
+	struct ib_send_wr wr = {
+		.wr_id = 2, .sg_list = &sge, .num_sge = 1,
+		.opcode = IB_WR_SEND, .send_flags = IB_SEND_SIGNALED,
+	};
+	u64 addr = m->mr->iova;
+	u32 v[3] = { m->mr->rkey, len, seed };
+	int rc, i, got = 0;
+
+	memcpy(t->out, "WINV", 4);
+	memcpy(t->out + 4, &addr, 8);
+	memcpy(t->out + 12, v, 12);
+	rc = cmt_recv(t) ?: ib_post_send(t->c->id->qp, &wr, NULL);
+	if (rc)
+		return rc;
+	/* Whatever the outcome, both complete: sorted, the receive first. */
+	while (got < 2 && time_before(jiffies, end)) {
+		rc = ib_poll_cq(t->c->cq, 2 - got, wc + got);
+		if (rc < 0)
+			return rc;
+		got += rc;
+		usleep_range(50, 500);
+	}
+	if (got < 2)
+		return -ETIMEDOUT;
+	if (wc[0].wr_id != 1)
+		swap(wc[0], wc[1]);
+	for (i = 0; i < 2; i++)
+		pr_info("xiw_cmtest: winv wc wr_id %llu status %d opcode %d flags %#x inv %#x len %u\n",
+			wc[i].wr_id, wc[i].status, wc[i].opcode,
+			wc[i].wc_flags, wc[i].ex.invalidate_rkey,
+			wc[i].byte_len);
+	return 0;
+}
+
+static int cmt_send_inv(struct cmt_check *t, struct cmt_mr *m)
+{
+	u32 len = CMT_MR_PAGES * PAGE_SIZE;
+	struct ib_wc wc[2];
+	int rc;
+
+	t->step = "send-inv";
+	rc = cmt_mr_new(t, m, IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE);
+	if (!rc)
+		rc = cmt_ask_winv(t, m, 77, wc);
+	if (rc)
+		return rc;
+	if (wc[0].status != IB_WC_SUCCESS || wc[0].opcode != IB_WC_RECV ||
+	    !(wc[0].wc_flags & IB_WC_WITH_INVALIDATE) ||
+	    wc[0].ex.invalidate_rkey != m->mr->rkey || wc[0].byte_len != 4 ||
+	    memcmp(t->in, "DONE", 4))
+		return -EPROTO;
+	if (!cmt_mr_holds(m, len, 77, t->back))
+		return -EBADMSG;
+	/* The rkey is invalid now: a WRITE to it must be refused. */
+	t->step = "write-after-inv";
+	rc = cmt_ask_winv(t, m, 78, wc);
+	if (rc)
+		return rc;
+	if (wc[0].status != IB_WC_WR_FLUSH_ERR)
+		return -EPROTO;
+	if (cmt_mr_holds(m, len, 78, t->back))
+		return -EBADMSG;	/* placed anyway */
+	return 0;
+}
+
+static int cmt_frwr_checks(struct cmt_check *t)
+{
+	struct cmt_mr sink = {}, target = {};
+	int rc;
+
+	rc = cmt_read_inv(t, &sink) ?: cmt_send_inv(t, &target);
+	cmt_mr_free(t, &sink);
+	cmt_mr_free(t, &target);
+	return rc;
+}
+
 static void cmt_data(void)
 {
 	struct cmt_check t = { .c = &client };
@@ -417,6 +686,15 @@ static void cmt_data(void)
 		snprintf(result + strlen(result), sizeof(result) - strlen(result),
 			 " data=ok sends=%d writes=%d reads=%d", t.sends,
 			 t.writes, t.reads);
+	if (!rc && frwr) {
+		rc = cmt_frwr_checks(&t);
+		if (rc)
+			snprintf(result + strlen(result),
+				 sizeof(result) - strlen(result),
+				 " frwr=fail step=%s err=%d", t.step, rc);
+		else
+			strlcat(result, " frwr=ok", sizeof(result));
+	}
 	kvfree(t.out);
 	kvfree(t.in);
 	kvfree(t.back);

@@ -8,6 +8,7 @@
 #define XIW_COMPAT_H
 
 #include <rdma/ib_verbs.h>
+#include <rdma/uverbs_ioctl.h>
 
 #ifndef XIW_HAVE_NAME_ASSIGN_TYPE
 /* Before name_assign_type, every name given through netlink was the user's. */
@@ -21,10 +22,14 @@ static inline void ib_mark_name_assigned_by_user(struct ib_device *ibdev)
 #define XIW_CREATE_CQ_LAST_ARG	struct uverbs_attr_bundle *attrs
 #define XIW_CREATE_CQ_LAST_NAME	attrs
 #else
-#define XIW_CREATE_CQ_LAST_ARG	struct ib_udata *udata
-#define XIW_CREATE_CQ_LAST_NAME	udata
+#define XIW_CREATE_CQ_LAST_ARG	struct ib_udata *cq_udata
+#define XIW_CREATE_CQ_LAST_NAME	cq_udata
 #endif
-/* Both are NULL exactly for kernel CQs. */
-#define xiw_create_cq_is_user(arg)	((arg) != NULL)
+/* The user's data, NULL for kernel CQs. */
+#ifdef XIW_HAVE_CQ_ATTRS
+#define xiw_create_cq_udata(attrs)	((attrs) ? &(attrs)->driver_udata : NULL)
+#else
+#define xiw_create_cq_udata(udata)	(udata)
+#endif
 
 #endif /* XIW_COMPAT_H */

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Completion queues: a ring of struct ib_wc per CQ for kernel consumers.
- * Completions are added by the data path from softirq or work context.
- * User-space CQs (the mmap'ed siw ABI ring) are not implemented yet and
- * are refused with -EOPNOTSUPP.
+ * Completion queues. A kernel CQ is a ring of struct ib_wc polled through
+ * ib_poll_cq(). A user CQ is the siw ABI ring of struct siw_cqe mapped
+ * into the process, followed by struct siw_cq_ctrl, in which the process
+ * arms the CQ (rdma-core's siw provider polls and arms it without system
+ * calls). Completions are added by the data path from softirq or work
+ * context under the CQ's lock.
  */
 #include <linux/slab.h>
 
@@ -11,27 +13,56 @@
 
 #define XIW_MAX_CQE	(64 * 1024)
 
+static atomic_t xiw_cq_ids = ATOMIC_INIT(0);
+
+static int xiw_create_ucq(struct xiw_cq *cq, struct ib_udata *udata)
+{
+	struct siw_uresp_create_cq uresp = {};
+	size_t len = cq->size * sizeof(struct siw_cqe) +
+		     sizeof(struct siw_cq_ctrl);
+	struct ib_ucontext *uctx = &rdma_udata_to_drv_context(udata,
+			struct xiw_ucontext, ibuctx)->ibuctx;
+	int rc;
+
+	if (udata->outlen < sizeof(uresp))
+		return -EINVAL;
+	cq->uring = xiw_umap_alloc(uctx, len, &uresp.cq_key, &cq->umap);
+	if (!cq->uring)
+		return -ENOMEM;
+	cq->uctrl = (struct siw_cq_ctrl *)&cq->uring[cq->size];
+	uresp.cq_id = atomic_inc_return(&xiw_cq_ids);
+	uresp.num_cqe = cq->size;
+	rc = ib_copy_to_udata(udata, &uresp, sizeof(uresp));
+	if (rc) {
+		xiw_umap_remove(cq->umap);
+		cq->umap = NULL;
+	}
+	return rc;
+}
+
 int xiw_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		  XIW_CREATE_CQ_LAST_ARG)
 {
+	struct ib_udata *udata = xiw_create_cq_udata(XIW_CREATE_CQ_LAST_NAME);
 	struct xiw_cq *cq = to_xiw_cq(ibcq);
 
 	if (attr->flags || attr->cqe < 1 || attr->cqe > XIW_MAX_CQE)
 		return -EINVAL;
-	if (xiw_create_cq_is_user(XIW_CREATE_CQ_LAST_NAME))
-		return -EOPNOTSUPP;
-	cq->size = roundup_pow_of_two(attr->cqe);
-	cq->queue = kvcalloc(cq->size, sizeof(*cq->queue), GFP_KERNEL);
-	if (!cq->queue)
-		return -ENOMEM;
 	spin_lock_init(&cq->lock);
+	cq->size = roundup_pow_of_two(attr->cqe);
 	ibcq->cqe = cq->size;
-	return 0;
+	if (udata)
+		return xiw_create_ucq(cq, udata);
+	cq->queue = kvcalloc(cq->size, sizeof(*cq->queue), GFP_KERNEL);
+	return cq->queue ? 0 : -ENOMEM;
 }
 
 int xiw_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
-	kvfree(to_xiw_cq(ibcq)->queue);
+	struct xiw_cq *cq = to_xiw_cq(ibcq);
+
+	xiw_umap_remove(cq->umap);
+	kvfree(cq->queue);
 	return 0;
 }
 
@@ -41,6 +72,8 @@ int xiw_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc)
 	unsigned long flags;
 	int n = 0;
 
+	if (!cq->queue)
+		return 0;	/* a user CQ is polled in user space */
 	spin_lock_irqsave(&cq->lock, flags);
 	while (n < num && cq->tail != cq->head) {
 		wc[n++] = cq->queue[cq->tail & (cq->size - 1)];
@@ -64,6 +97,87 @@ int xiw_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 	return pending;
 }
 
+static u8 xiw_siw_opcode(enum ib_wc_opcode op)
+{
+	switch (op) {
+	case IB_WC_RDMA_WRITE:
+		return SIW_OP_WRITE;
+	case IB_WC_RDMA_READ:
+		return SIW_OP_READ;
+	case IB_WC_RECV:
+		return SIW_OP_RECEIVE;
+	case IB_WC_REG_MR:
+		return SIW_OP_REG_MR;
+	case IB_WC_LOCAL_INV:
+		return SIW_OP_INVAL_STAG;
+	default:
+		return SIW_OP_SEND;
+	}
+}
+
+static u16 xiw_siw_status(enum ib_wc_status st)
+{
+	switch (st) {
+	case IB_WC_SUCCESS:
+		return SIW_WC_SUCCESS;
+	case IB_WC_LOC_LEN_ERR:
+		return SIW_WC_LOC_LEN_ERR;
+	case IB_WC_LOC_PROT_ERR:
+		return SIW_WC_LOC_PROT_ERR;
+	case IB_WC_LOC_QP_OP_ERR:
+		return SIW_WC_LOC_QP_OP_ERR;
+	case IB_WC_WR_FLUSH_ERR:
+		return SIW_WC_WR_FLUSH_ERR;
+	case IB_WC_REM_ACCESS_ERR:
+		return SIW_WC_REM_ACCESS_ERR;
+	case IB_WC_REM_INV_REQ_ERR:
+		return SIW_WC_REM_INV_REQ_ERR;
+	default:
+		return SIW_WC_GENERAL_ERR;
+	}
+}
+
+/* Under cq->lock: one CQE into the user ring; false if it is full. */
+static bool xiw_ucq_add(struct xiw_cq *cq, const struct ib_wc *wc)
+{
+	struct siw_cqe *cqe = &cq->uring[cq->head & (cq->size - 1)];
+
+	if (READ_ONCE(cqe->flags) & SIW_WQE_VALID)
+		return false;
+	cqe->id = wc->wr_id;
+	cqe->opcode = xiw_siw_opcode(wc->opcode);
+	cqe->status = xiw_siw_status(wc->status);
+	cqe->bytes = wc->byte_len;
+	cqe->inval_stag = wc->wc_flags & IB_WC_WITH_INVALIDATE ?
+			  wc->ex.invalidate_rkey : 0;
+	cqe->qp_id = wc->qp->qp_num;
+	/* The entry, then its VALID flag: user space polls the flag. */
+	smp_store_release(&cqe->flags, SIW_WQE_VALID);
+	cq->head++;
+	return true;
+}
+
+/* Under cq->lock: is the consumer armed for this completion? Disarms. */
+static bool xiw_cq_armed(struct xiw_cq *cq, bool solicited)
+{
+	u32 f;
+
+	if (!cq->uctrl) {
+		f = cq->notify;
+		if (f == IB_CQ_NEXT_COMP || (f == IB_CQ_SOLICITED && solicited)) {
+			cq->notify = 0;
+			return true;
+		}
+		return false;
+	}
+	f = READ_ONCE(cq->uctrl->flags);
+	if (!(f & SIW_NOTIFY_NEXT_COMPLETION) &&
+	    !(f & SIW_NOTIFY_SOLICITED && solicited))
+		return false;
+	/* Lose the race with a re-arm rather than call twice. */
+	return cmpxchg(&cq->uctrl->flags, f, SIW_NOTIFY_NOT) == f;
+}
+
 /*
  * Adds a completion and calls the consumer's handler when the CQ is armed
  * for it. A full CQ is a fatal CQ error: the completion is lost and the
@@ -72,22 +186,21 @@ int xiw_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 void xiw_cq_post(struct ib_cq *ibcq, const struct ib_wc *wc, bool solicited)
 {
 	struct xiw_cq *cq = to_xiw_cq(ibcq);
-	bool notify, overflow;
+	bool notify, added;
 	unsigned long flags;
 
+	solicited |= wc->status != IB_WC_SUCCESS;
 	spin_lock_irqsave(&cq->lock, flags);
-	overflow = cq->head - cq->tail == cq->size;
-	if (!overflow) {
-		cq->queue[cq->head & (cq->size - 1)] = *wc;
-		cq->head++;
+	if (cq->uring) {
+		added = xiw_ucq_add(cq, wc);
+	} else {
+		added = cq->head - cq->tail < cq->size;
+		if (added)
+			cq->queue[cq->head++ & (cq->size - 1)] = *wc;
 	}
-	notify = cq->notify == IB_CQ_NEXT_COMP ||
-		 (cq->notify == IB_CQ_SOLICITED &&
-		  (solicited || wc->status != IB_WC_SUCCESS));
-	if (notify)
-		cq->notify = 0;
+	notify = xiw_cq_armed(cq, solicited);
 	spin_unlock_irqrestore(&cq->lock, flags);
-	if (overflow && ibcq->event_handler) {
+	if (!added && ibcq->event_handler) {
 		struct ib_event ev = {
 			.device = ibcq->device,
 			.element.cq = ibcq,

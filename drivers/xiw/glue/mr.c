@@ -1,19 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Memory regions. Only DMA MRs exist so far: kernel protection domains
- * take one for their local DMA lkey (and, asked for it, the unsafe global
- * rkey). Their addresses are kernel virtual addresses, as the device does
- * virtual DMA. User MRs and FRWR come next.
+ * Memory regions and the memory they name.
  *
  * An STag is a 24-bit index into the device's table and an 8-bit key
- * (RFC 5040 section 2.1); DMA MRs use key 0. Lookups run under RCU from
- * the receive path, so MRs are freed after a grace period.
+ * (RFC 5040 section 2.1). Two kinds exist:
+ *  - DMA MRs: kernel protection domains take one for their local DMA lkey
+ *    (and, asked for it, the unsafe global rkey). Addresses are kernel
+ *    virtual addresses: the device does virtual DMA. Key 0, always valid.
+ *  - User MRs: ib_umem_get() pins the pages (and charges them against
+ *    RLIMIT_MEMLOCK); the page list maps the process's addresses.
+ *  - Fast-register MRs (FRWR): alloc_mr and map_mr_sg collect a page list;
+ *    IB_WR_REG_MR makes the STag valid with a key, access rights, IOVA and
+ *    length; IB_WR_LOCAL_INV, a Send with Invalidate or a READ_WITH_INV
+ *    makes it invalid again.
+ * All access goes through xiw_mr_check() and xiw_mem_copy() under RCU:
+ * MRs and their page lists are freed after a grace period.
  */
 #include <linux/slab.h>
+#include <rdma/ib_umem.h>
 
 #include "xiw.h"
 
-struct ib_mr *xiw_get_dma_mr(struct ib_pd *pd, int access)
+static struct xiw_mr *xiw_mr_new(struct ib_pd *pd, u32 max_pages)
 {
 	struct xiw_device *xdev = to_xiw_dev(pd->device);
 	struct xiw_mr *mr = kzalloc(sizeof(*mr), GFP_KERNEL);
@@ -21,31 +29,206 @@ struct ib_mr *xiw_get_dma_mr(struct ib_pd *pd, int access)
 
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
+	if (max_pages) {
+		mr->pages = kvcalloc(max_pages, sizeof(u64), GFP_KERNEL);
+		if (!mr->pages) {
+			kfree(mr);
+			return ERR_PTR(-ENOMEM);
+		}
+		mr->max_pages = max_pages;
+	}
 	rc = xa_alloc(&xdev->mrs, &mr->index, mr, XA_LIMIT(1, 0xffffff),
 		      GFP_KERNEL);
 	if (rc) {
+		kvfree(mr->pages);
 		kfree(mr);
 		return ERR_PTR(rc);
 	}
-	mr->access = access;
 	mr->ibmr.lkey = mr->index << 8;
 	mr->ibmr.rkey = mr->index << 8;
+	return mr;
+}
+
+struct ib_mr *xiw_get_dma_mr(struct ib_pd *pd, int access)
+{
+	struct xiw_mr *mr = xiw_mr_new(pd, 0);
+
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	mr->access = access;
+	mr->valid = true;
 	return &mr->ibmr;
+}
+
+struct ib_mr *xiw_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
+			   u32 max_num_sg)
+{
+	struct xiw_mr *mr;
+
+	if (type != IB_MR_TYPE_MEM_REG)
+		return ERR_PTR(-EOPNOTSUPP);
+	if (!max_num_sg || max_num_sg > XIW_MAX_FRWR_PAGES)
+		return ERR_PTR(-EINVAL);
+	mr = xiw_mr_new(pd, max_num_sg);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	mr->frwr = true;
+	return &mr->ibmr;
+}
+
+static int xiw_set_page(struct ib_mr *ibmr, u64 addr)
+{
+	struct xiw_mr *mr = to_xiw_mr(ibmr);
+
+	if (mr->npages == mr->max_pages)
+		return -ENOMEM;
+	mr->pages[mr->npages++] = addr;
+	return 0;
+}
+
+int xiw_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
+		  unsigned int *sg_offset)
+{
+	struct xiw_mr *mr = to_xiw_mr(ibmr);
+	int n;
+
+	mr->npages = 0;
+	n = ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset, xiw_set_page);
+	/* Where the first octet sits in the first page. */
+	if (mr->npages)
+		mr->fbo = ibmr->iova - mr->pages[0];
+	return n;
+}
+
+static void xiw_mr_free(struct rcu_head *rcu)
+{
+	struct xiw_mr *mr = container_of(rcu, struct xiw_mr, rcu);
+
+	kvfree(mr->pages);
+	kfree(mr);
+}
+
+int xiw_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
+{
+	struct xiw_mr *mr = to_xiw_mr(ibmr);
+
+	xa_erase(&to_xiw_dev(ibmr->device)->mrs, mr->index);
+	if (!mr->umem) {
+		call_rcu(&mr->rcu, xiw_mr_free);
+		return 0;
+	}
+	/* Unpinning sleeps: wait out the readers here instead. */
+	synchronize_rcu();
+	ib_umem_release(mr->umem);
+	xiw_mr_free(&mr->rcu);
+	return 0;
 }
 
 struct ib_mr *xiw_reg_user_mr(struct ib_pd *pd, u64 start, u64 len,
 			      u64 virt, int access, struct ib_udata *udata)
 {
-	return ERR_PTR(-EOPNOTSUPP);
+	struct siw_uresp_reg_mr uresp = {};
+	struct siw_ureq_reg_mr ureq = {};
+	struct sg_page_iter piter;
+	struct ib_umem *umem;
+	struct xiw_mr *mr;
+	u32 n = 0;
+	int rc;
+
+	if (!len || len > XIW_MAX_USER_MR || udata->outlen < sizeof(uresp))
+		return ERR_PTR(-EINVAL);
+	if (udata->inlen >= sizeof(ureq) &&
+	    ib_copy_from_udata(&ureq, udata, sizeof(ureq)))
+		return ERR_PTR(-EFAULT);
+	umem = ib_umem_get(pd->device, start, len, access);
+	if (IS_ERR(umem))
+		return ERR_CAST(umem);
+	mr = xiw_mr_new(pd, ib_umem_num_pages(umem));
+	if (IS_ERR(mr)) {
+		ib_umem_release(umem);
+		return ERR_CAST(mr);
+	}
+	mr->umem = umem;
+	/* Virtual DMA: the kernel reaches each pinned page directly. */
+	for_each_sgtable_page(&umem->sgt_append.sgt, &piter, 0)
+		mr->pages[n++] = (uintptr_t)page_address(sg_page_iter_page(&piter));
+	mr->npages = n;
+	mr->fbo = start & ~PAGE_MASK;
+	mr->page_shift = PAGE_SHIFT;
+	mr->iova = virt;
+	mr->length = len;
+	mr->access = access;
+	mr->key = ureq.stag_key;
+	mr->ibmr.lkey = mr->index << 8 | mr->key;
+	mr->ibmr.rkey = mr->ibmr.lkey;
+	mr->valid = true;
+	uresp.stag = mr->ibmr.lkey;
+	rc = ib_copy_to_udata(udata, &uresp, sizeof(uresp));
+	if (rc) {
+		xiw_dereg_mr(&mr->ibmr, udata);
+		return ERR_PTR(rc);
+	}
+	return &mr->ibmr;
 }
 
-int xiw_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
+/* IB_WR_REG_MR, in posting order: the STag becomes valid. */
+int xiw_mr_register(struct xiw_qp *qp, const struct ib_reg_wr *wr)
 {
-	struct xiw_mr *mr = container_of(ibmr, struct xiw_mr, ibmr);
+	struct xiw_mr *mr = to_xiw_mr(wr->mr);
 
-	xa_erase(&to_xiw_dev(ibmr->device)->mrs, mr->index);
-	kfree_rcu(mr, rcu);
+	if (!mr->frwr || mr->ibmr.pd != qp->ibqp.pd || mr->valid ||
+	    (wr->key >> 8) != mr->index || !mr->npages)
+		return -EINVAL;
+	mr->key = wr->key & 0xff;
+	mr->access = wr->access;
+	mr->iova = mr->ibmr.iova;
+	mr->length = mr->ibmr.length;
+	mr->page_shift = ilog2(mr->ibmr.page_size);
+	smp_wmb();	/* the registration before the STag is valid */
+	WRITE_ONCE(mr->valid, true);
 	return 0;
+}
+
+/*
+ * Invalidates FRWR STag @stag on behalf of @pd: 0, or XIW_RX_* when it
+ * cannot be (RFC 5040 section 6.2: it must exist, be an STag this stream
+ * may use, and be valid).
+ */
+int xiw_mr_invalidate(struct xiw_device *xdev, u32 stag, struct ib_pd *pd)
+{
+	struct xiw_mr *mr;
+	int rc = 0;
+
+	rcu_read_lock();
+	mr = xa_load(&xdev->mrs, stag >> 8);
+	if (!mr || !mr->frwr || (stag & 0xff) != mr->key ||
+	    !READ_ONCE(mr->valid))
+		rc = XIW_RX_CANNOT_INVALIDATE;
+	else if (mr->ibmr.pd != pd)
+		rc = XIW_RX_NOT_IN_STREAM;
+	else
+		WRITE_ONCE(mr->valid, false);
+	rcu_read_unlock();
+	return rc;
+}
+
+static struct xiw_mr *xiw_mr_find(struct xiw_device *xdev, u32 stag)
+{
+	struct xiw_mr *mr = xa_load(&xdev->mrs, stag >> 8);
+
+	if (!mr || (stag & 0xff) != mr->key || !READ_ONCE(mr->valid))
+		return NULL;
+	smp_rmb();	/* valid, then the registration */
+	return mr;
+}
+
+static bool xiw_mr_covers(const struct xiw_mr *mr, u64 addr, u64 len)
+{
+	if (addr + len < addr)
+		return false;
+	if (!mr->pages)
+		return true;	/* a DMA MR spans all memory */
+	return addr >= mr->iova && addr + len <= mr->iova + mr->length;
 }
 
 /*
@@ -59,15 +242,53 @@ int xiw_mr_check(struct xiw_device *xdev, u32 stag, struct ib_pd *pd,
 	int rc = 0;
 
 	rcu_read_lock();
-	mr = xa_load(&xdev->mrs, stag >> 8);
-	if (!mr || (stag & 0xff) != (mr->ibmr.lkey & 0xff))
+	mr = xiw_mr_find(xdev, stag);
+	if (!mr)
 		rc = XIW_RX_STAG_INVALID;
 	else if (mr->ibmr.pd != pd)
 		rc = XIW_RX_NOT_IN_STREAM;
 	else if ((mr->access & access) != access)
 		rc = XIW_RX_ACCESS;
-	else if (addr + len < addr)
-		rc = XIW_RX_BOUNDS;	/* a DMA MR spans all the rest */
+	else if (!xiw_mr_covers(mr, addr, len))
+		rc = XIW_RX_BOUNDS;
+	rcu_read_unlock();
+	return rc;
+}
+
+/*
+ * Copies @len octets between @buf and [addr, addr + len) of the memory
+ * @stag names: into the memory if @to_mem. The range was checked; it is
+ * checked again, as the STag may have been invalidated since. 0 or
+ * -EFAULT.
+ */
+int xiw_mem_copy(struct xiw_device *xdev, u32 stag, u64 addr, void *buf,
+		 u32 len, bool to_mem)
+{
+	struct xiw_mr *mr;
+	u64 pos, off;
+	void *p;
+	u32 n;
+	int rc = 0;
+
+	rcu_read_lock();
+	mr = xiw_mr_find(xdev, stag);
+	if (!mr || !xiw_mr_covers(mr, addr, len)) {
+		rc = -EFAULT;
+	} else if (!mr->pages) {
+		p = (void *)(uintptr_t)addr;
+		memcpy(to_mem ? p : buf, to_mem ? buf : p, len);
+	} else {
+		pos = mr->fbo + (addr - mr->iova);
+		while (len) {
+			off = pos & ((1ULL << mr->page_shift) - 1);
+			n = min_t(u64, len, (1ULL << mr->page_shift) - off);
+			p = (void *)(uintptr_t)(mr->pages[pos >> mr->page_shift] + off);
+			memcpy(to_mem ? p : buf, to_mem ? buf : p, n);
+			buf += n;
+			pos += n;
+			len -= n;
+		}
+	}
 	rcu_read_unlock();
 	return rc;
 }

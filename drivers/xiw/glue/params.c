@@ -61,9 +61,9 @@ static uint mpa_rev = 2;
 module_param(mpa_rev, uint, 0644);
 MODULE_PARM_DESC(mpa_rev, "MPA revision: 2 (RFC 6581, default) or 1 (RFC 5044 only)");
 
-static bool mpa_peer_to_peer;
+static bool mpa_peer_to_peer = true;
 module_param(mpa_peer_to_peer, bool, 0644);
-MODULE_PARM_DESC(mpa_peer_to_peer, "Initiators offer the peer-to-peer model with an RTR (default: no)");
+MODULE_PARM_DESC(mpa_peer_to_peer, "Initiators offer the peer-to-peer model with an RTR (default: yes)");
 
 static bool mpa_rtr_send = true;
 module_param(mpa_rtr_send, bool, 0644);

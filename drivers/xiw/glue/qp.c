@@ -17,6 +17,8 @@ static void xiw_qp_release(struct kref *ref)
 
 static void xiw_qp_free_queues(struct xiw_qp *qp)
 {
+	xiw_umap_remove(qp->sq_umap);
+	xiw_umap_remove(qp->rq_umap);
 	kvfree(qp->sq);
 	kvfree(qp->rq);
 	kfree(qp->irq);
@@ -65,23 +67,46 @@ struct xiw_qp *xiw_qp_lookup(struct xiw_device *xdev, u32 qpn)
 	return qp;
 }
 
+/* The siw ABI rings of a user QP, mapped by rdma-core's siw provider. */
+static int xiw_qp_user_rings(struct xiw_qp *qp, struct ib_udata *udata)
+{
+	struct ib_ucontext *uctx = &rdma_udata_to_drv_context(udata,
+			struct xiw_ucontext, ibuctx)->ibuctx;
+	struct siw_uresp_create_qp uresp = {};
+
+	if (udata->outlen < sizeof(uresp))
+		return -EINVAL;
+	qp->usq = xiw_umap_alloc(uctx, qp->sq_size * sizeof(struct siw_sqe),
+				 &uresp.sq_key, &qp->sq_umap);
+	qp->urq = xiw_umap_alloc(uctx, qp->rq_size * sizeof(struct siw_rqe),
+				 &uresp.rq_key, &qp->rq_umap);
+	if (!qp->usq || !qp->urq)
+		return -ENOMEM;
+	uresp.qp_id = qp->ibqp.qp_num;
+	uresp.num_sqe = qp->sq_size;
+	uresp.num_rqe = qp->rq_size;
+	return ib_copy_to_udata(udata, &uresp, sizeof(uresp));
+}
+
 int xiw_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 		  struct ib_udata *udata)
 {
 	struct xiw_device *xdev = to_xiw_dev(ibqp->device);
 	struct xiw_qp *qp = to_xiw_qp(ibqp);
+	u32 max_sge = udata ? SIW_MAX_SGE : XIW_MAX_SGE;
+	u32 max_inline = udata ? SIW_MAX_INLINE : XIW_MAX_INLINE;
 	u32 qpn;
 	int rc;
 
 	if (attr->qp_type != IB_QPT_RC)
 		return -EOPNOTSUPP;
-	if (udata)
-		return -EOPNOTSUPP;	/* user QPs need the siw ABI rings */
-	if (attr->srq || attr->cap.max_send_wr > XIW_MAX_QP_WR ||
+	if (attr->srq)
+		return -EOPNOTSUPP;	/* no SRQs yet */
+	if (attr->cap.max_send_wr > XIW_MAX_QP_WR ||
 	    attr->cap.max_recv_wr > XIW_MAX_QP_WR ||
-	    attr->cap.max_send_sge > XIW_MAX_SGE ||
-	    attr->cap.max_recv_sge > XIW_MAX_SGE ||
-	    attr->cap.max_inline_data > XIW_MAX_INLINE)
+	    attr->cap.max_send_sge > max_sge ||
+	    attr->cap.max_recv_sge > max_sge ||
+	    attr->cap.max_inline_data > max_inline)
 		return -EINVAL;
 	rc = xiw_qp_alloc_queues(qp, &attr->cap);
 	if (rc)
@@ -101,7 +126,15 @@ int xiw_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 		return rc;
 	}
 	ibqp->qp_num = qpn;
-	attr->cap.max_inline_data = XIW_MAX_INLINE;
+	attr->cap.max_inline_data = max_inline;
+	if (udata) {
+		rc = xiw_qp_user_rings(qp, udata);
+		if (rc) {
+			xa_erase(&xdev->qps, qpn);
+			xiw_qp_free_queues(qp);
+			return rc;
+		}
+	}
 	return 0;
 }
 
@@ -139,7 +172,8 @@ int xiw_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		return -EOPNOTSUPP;
 	spin_lock_bh(&qp->lock);
 	next = mask & IB_QP_STATE ? attr->qp_state : qp->state;
-	if (!xiw_qp_transition_ok(qp->state, next)) {
+	/* Without IB_QP_STATE only attributes change (rdma_cm's RTS step). */
+	if (mask & IB_QP_STATE && !xiw_qp_transition_ok(qp->state, next)) {
 		spin_unlock_bh(&qp->lock);
 		return -EINVAL;
 	}
@@ -240,7 +274,12 @@ static enum ib_wc_opcode xiw_wc_opcode(u8 wr_opcode)
 	case IB_WR_RDMA_WRITE:
 		return IB_WC_RDMA_WRITE;
 	case IB_WR_RDMA_READ:
+	case IB_WR_RDMA_READ_WITH_INV:
 		return IB_WC_RDMA_READ;
+	case IB_WR_REG_MR:
+		return IB_WC_REG_MR;
+	case IB_WR_LOCAL_INV:
+		return IB_WC_LOCAL_INV;
 	default:
 		return IB_WC_SEND;
 	}
@@ -259,9 +298,22 @@ static void xiw_sq_complete_one(struct xiw_qp *qp, struct xiw_swqe *w,
 	/* Errors always complete; success only when signaled. */
 	if (status == IB_WC_SUCCESS && !(w->flags & XIW_WQE_SIGNALED))
 		return;
-	if (w->opcode == IB_WR_RDMA_READ && status == IB_WC_SUCCESS)
+	if (xiw_wr_is_read(w->opcode) && status == IB_WC_SUCCESS)
 		wc.byte_len = w->len;
 	xiw_cq_post(qp->ibqp.send_cq, &wc, false);
+}
+
+/*
+ * A user SQ ring slot is free again once its work request completed; the
+ * provider does not ring the doorbell while the slot before its new one
+ * is still valid, so look for more work after freeing it.
+ */
+static void xiw_usq_release(struct xiw_qp *qp, u32 idx)
+{
+	if (!qp->usq)
+		return;
+	xiw_uslot_free(&qp->usq[idx & (qp->sq_size - 1)].flags);
+	xiw_qp_kick(qp);
 }
 
 /*
@@ -281,9 +333,10 @@ void xiw_qp_complete_sq(struct xiw_qp *qp)
 			return;
 		}
 		done = qp->sq[qp->sq_head & (qp->sq_size - 1)];
+		xiw_usq_release(qp, qp->sq_head);
 		qp->sq_head++;
 		spin_unlock_irqrestore(&qp->sq_lock, flags);
-		xiw_sq_complete_one(qp, &done, IB_WC_SUCCESS);
+		xiw_sq_complete_one(qp, &done, done.status);
 	}
 }
 
@@ -311,6 +364,7 @@ void xiw_qp_flush(struct xiw_qp *qp)
 
 	for (;;) {
 		spin_lock_irqsave(&qp->sq_lock, flags);
+		xiw_qp_pull_usq(qp);
 		if (qp->sq_head == qp->sq_tail) {
 			qp->sq_tx = qp->sq_tail;
 			qp->reads_out = 0;
@@ -319,9 +373,14 @@ void xiw_qp_flush(struct xiw_qp *qp)
 			break;
 		}
 		w = qp->sq[qp->sq_head & (qp->sq_size - 1)];
+		if (qp->usq)
+			xiw_uslot_free(&qp->usq[qp->sq_head &
+						(qp->sq_size - 1)].flags);
 		qp->sq_head++;
 		if ((s32)(qp->sq_tx - qp->sq_head) < 0)
 			qp->sq_tx = qp->sq_head;
+		/* Work the process posted meanwhile flushes too. */
+		xiw_qp_pull_usq(qp);
 		spin_unlock_irqrestore(&qp->sq_lock, flags);
 		xiw_sq_complete_one(qp, &w, IB_WC_WR_FLUSH_ERR);
 	}
@@ -330,6 +389,17 @@ void xiw_qp_flush(struct xiw_qp *qp)
 		if (qp->rx_wqe_valid) {
 			qp->rx_wqe_valid = false;
 			wr_id = qp->rx_wqe.wr_id;
+		} else if (qp->urq) {
+			struct siw_rqe *r = &qp->urq[qp->urq_get &
+						     (qp->rq_size - 1)];
+
+			if (!xiw_uslot_valid(&r->flags)) {
+				spin_unlock_irqrestore(&qp->rq_lock, flags);
+				break;
+			}
+			wr_id = READ_ONCE(r->id);
+			xiw_uslot_free(&r->flags);
+			qp->urq_get++;
 		} else if (qp->rq_head != qp->rq_tail) {
 			wr_id = qp->rq[qp->rq_head & (qp->rq_size - 1)].wr_id;
 			qp->rq_head++;
@@ -344,9 +414,10 @@ void xiw_qp_flush(struct xiw_qp *qp)
 
 /* ---- SGE lists ------------------------------------------------------------ */
 
-void xiw_cursor_init(struct xiw_cursor *c, const struct ib_sge *sge,
-		     u32 num_sge, u32 off)
+void xiw_cursor_init(struct xiw_cursor *c, struct xiw_qp *qp,
+		     const struct ib_sge *sge, u32 num_sge, u32 off)
 {
+	c->xdev = to_xiw_dev(qp->ibqp.device);
 	c->sge = sge;
 	c->num_sge = num_sge;
 	c->i = 0;
@@ -355,53 +426,48 @@ void xiw_cursor_init(struct xiw_cursor *c, const struct ib_sge *sge,
 	c->off = off;
 }
 
-/* Virtual DMA: an SGE address is a kernel virtual address. */
-static void *xiw_cursor_step(struct xiw_cursor *c, u32 *len)
+/* The current SGE with room left, or NULL at the end of the list. */
+static const struct ib_sge *xiw_cursor_sge(struct xiw_cursor *c)
 {
-	const struct ib_sge *s;
-
 	while (c->i < c->num_sge && c->off == c->sge[c->i].length) {
 		c->i++;
 		c->off = 0;
 	}
-	if (c->i == c->num_sge) {
-		*len = 0;
-		return NULL;
-	}
-	s = &c->sge[c->i];
-	*len = min(*len, s->length - c->off);
-	return (void *)(uintptr_t)(s->addr + c->off);
+	return c->i < c->num_sge ? &c->sge[c->i] : NULL;
 }
 
-/* Callers checked the lengths against the list at post time. */
-void xiw_cursor_put(struct xiw_cursor *c, const void *src, u32 len)
+static int xiw_cursor_copy(struct xiw_cursor *c, void *buf, u32 len,
+			   bool to_mem)
 {
-	while (len) {
-		u32 n = len;
-		void *p = xiw_cursor_step(c, &n);
+	const struct ib_sge *s;
+	u32 n;
+	int rc;
 
-		if (!p)
-			return;
-		memcpy(p, src, n);
-		src += n;
+	while (len) {
+		s = xiw_cursor_sge(c);
+		if (!s)
+			return -EFAULT;
+		n = min(len, s->length - c->off);
+		rc = xiw_mem_copy(c->xdev, s->lkey, s->addr + c->off, buf, n,
+				  to_mem);
+		if (rc)
+			return rc;
+		buf += n;
 		len -= n;
 		c->off += n;
 	}
+	return 0;
 }
 
-void xiw_cursor_get(struct xiw_cursor *c, void *dst, u32 len)
+/* Placement into the SGEs; lengths were checked at post time. */
+int xiw_cursor_put(struct xiw_cursor *c, const void *src, u32 len)
 {
-	while (len) {
-		u32 n = len;
-		void *p = xiw_cursor_step(c, &n);
+	return xiw_cursor_copy(c, (void *)src, len, true);
+}
 
-		if (!p)
-			return;
-		memcpy(dst, p, n);
-		dst += n;
-		len -= n;
-		c->off += n;
-	}
+int xiw_cursor_get(struct xiw_cursor *c, void *dst, u32 len)
+{
+	return xiw_cursor_copy(c, dst, len, false);
 }
 
 /* ---- posting ---------------------------------------------------------------- */
@@ -425,10 +491,33 @@ static s64 xiw_sge_check(struct xiw_qp *qp, const struct ib_sge *sge,
 	return len > U32_MAX ? -EINVAL : len;
 }
 
+/* Memory registration work requests run when posted, in order. */
+static int xiw_swqe_local(struct xiw_qp *qp, struct xiw_swqe *w,
+			  const struct ib_send_wr *wr)
+{
+	int rc;
+
+	if (wr->opcode == IB_WR_REG_MR)
+		rc = xiw_mr_register(qp, reg_wr(wr));
+	else
+		rc = xiw_mr_invalidate(to_xiw_dev(qp->ibqp.device),
+				       wr->ex.invalidate_rkey,
+				       qp->ibqp.pd) ? -EINVAL : 0;
+	if (rc)
+		return rc;
+	memset(w, 0, offsetof(struct xiw_swqe, sge));
+	w->wr_id = wr->wr_id;
+	w->opcode = wr->opcode;
+	if (wr->send_flags & IB_SEND_SIGNALED || qp->sq_sig_all)
+		w->flags |= XIW_WQE_SIGNALED;
+	w->done = 1;
+	return 0;
+}
+
 static int xiw_swqe_fill(struct xiw_qp *qp, struct xiw_swqe *w,
 			 const struct ib_send_wr *wr)
 {
-	bool read = wr->opcode == IB_WR_RDMA_READ;
+	bool read = xiw_wr_is_read(wr->opcode);
 	s64 len;
 	int i;
 
@@ -437,7 +526,11 @@ static int xiw_swqe_fill(struct xiw_qp *qp, struct xiw_swqe *w,
 	case IB_WR_SEND_WITH_INV:
 	case IB_WR_RDMA_WRITE:
 	case IB_WR_RDMA_READ:
+	case IB_WR_RDMA_READ_WITH_INV:
 		break;
+	case IB_WR_REG_MR:
+	case IB_WR_LOCAL_INV:
+		return xiw_swqe_local(qp, w, wr);
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -458,8 +551,9 @@ static int xiw_swqe_fill(struct xiw_qp *qp, struct xiw_swqe *w,
 		w->flags |= XIW_WQE_SOLICITED;
 	if (wr->send_flags & IB_SEND_FENCE)
 		w->flags |= XIW_WQE_FENCE;
-	if (wr->opcode == IB_WR_SEND_WITH_INV)
-		w->rkey = wr->ex.invalidate_rkey;
+	if (wr->opcode == IB_WR_SEND_WITH_INV ||
+	    wr->opcode == IB_WR_RDMA_READ_WITH_INV)
+		w->inv = wr->ex.invalidate_rkey;
 	if (wr->opcode == IB_WR_RDMA_WRITE || read) {
 		w->rkey = rdma_wr(wr)->rkey;
 		w->remote_addr = rdma_wr(wr)->remote_addr;
@@ -480,6 +574,92 @@ static int xiw_swqe_fill(struct xiw_qp *qp, struct xiw_swqe *w,
 	return 0;
 }
 
+static u8 xiw_wr_opcode_of(u8 siw_op)
+{
+	switch (siw_op) {
+	case SIW_OP_WRITE:
+		return IB_WR_RDMA_WRITE;
+	case SIW_OP_READ:
+		return IB_WR_RDMA_READ;
+	case SIW_OP_SEND:
+		return IB_WR_SEND;
+	case SIW_OP_SEND_REMOTE_INV:
+		return IB_WR_SEND_WITH_INV;
+	default:
+		return 0xff;
+	}
+}
+
+/*
+ * One user SQE, already copied out of the shared ring, into @w. A bad
+ * one still takes its slot and completes with an error.
+ */
+static void xiw_swqe_from_user(struct xiw_qp *qp, struct xiw_swqe *w,
+			       const struct siw_sqe *u)
+{
+	bool read = u->opcode == SIW_OP_READ;
+	s64 len = -EINVAL;
+
+	memset(w, 0, offsetof(struct xiw_swqe, sge));
+	w->wr_id = u->id;
+	w->opcode = xiw_wr_opcode_of(u->opcode);
+	w->flags = XIW_WQE_SIGNALED;	/* errors always complete */
+	if (w->opcode == 0xff || u->num_sge > SIW_MAX_SGE)
+		goto bad;
+	if (u->flags & SIW_WQE_INLINE) {
+		len = u->sge[0].length;
+		if (read || len > SIW_MAX_INLINE)
+			goto bad;
+		memcpy(w->inline_data, &u->sge[1], len);
+	} else {
+		BUILD_BUG_ON(sizeof(struct siw_sge) != sizeof(struct ib_sge));
+		memcpy(w->sge, u->sge, u->num_sge * sizeof(w->sge[0]));
+		len = xiw_sge_check(qp, w->sge, u->num_sge,
+				    read ? IB_ACCESS_LOCAL_WRITE : 0);
+		if (len < 0 || (read && u->num_sge > 1))
+			goto bad;
+	}
+	w->len = len;
+	w->num_sge = u->num_sge;
+	w->flags = 0;
+	if (u->flags & SIW_WQE_SIGNALLED || qp->sq_sig_all)
+		w->flags |= XIW_WQE_SIGNALED;
+	if (u->flags & SIW_WQE_SOLICITED)
+		w->flags |= XIW_WQE_SOLICITED;
+	if (u->flags & SIW_WQE_INLINE)
+		w->flags |= XIW_WQE_INLINE;
+	if (u->flags & SIW_WQE_READ_FENCE)
+		w->flags |= XIW_WQE_FENCE;
+	w->rkey = u->rkey;
+	w->inv = u->rkey;
+	w->remote_addr = u->raddr;
+	return;
+bad:
+	w->done = 1;
+	w->status = IB_WC_LOC_QP_OP_ERR;
+}
+
+/*
+ * Under sq_lock: takes the work requests the process put in its SQ ring
+ * since the last call. Their slots stay valid until they complete.
+ */
+void xiw_qp_pull_usq(struct xiw_qp *qp)
+{
+	struct siw_sqe *slot, u;
+
+	if (!qp->usq)
+		return;
+	while (qp->sq_tail - qp->sq_head < qp->sq_size) {
+		slot = &qp->usq[qp->sq_tail & (qp->sq_size - 1)];
+		if (!xiw_uslot_valid(&slot->flags))
+			break;
+		memcpy(&u, slot, sizeof(u));	/* check what we use */
+		xiw_swqe_from_user(qp, &qp->sq[qp->sq_tail & (qp->sq_size - 1)],
+				   &u);
+		qp->sq_tail++;
+	}
+}
+
 int xiw_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		  const struct ib_send_wr **bad)
 {
@@ -488,6 +668,11 @@ int xiw_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	unsigned long flags;
 	int rc = 0;
 
+	/* A user QP's doorbell: the work is in its mapped SQ ring. */
+	if (qp->usq) {
+		xiw_qp_kick(qp);
+		return 0;
+	}
 	/* Before RTS work requests cannot be queued; in ERROR they flush. */
 	if (state != IB_QPS_RTS && state != IB_QPS_SQD && state != IB_QPS_ERR) {
 		*bad = wr;
@@ -522,7 +707,7 @@ int xiw_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	int rc = 0;
 	s64 len;
 
-	if (READ_ONCE(qp->state) == IB_QPS_RESET) {
+	if (qp->urq || READ_ONCE(qp->state) == IB_QPS_RESET) {
 		*bad = wr;
 		return -EINVAL;
 	}

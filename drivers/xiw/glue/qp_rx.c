@@ -23,26 +23,65 @@ static bool xiw_op_is_send(u8 op)
 	       op == XIW_OP_SEND_INV || op == XIW_OP_SEND_SE_INV;
 }
 
+/* A user RQE from the mapped ring; its slot is free once copied. */
+static bool xiw_urq_take(struct xiw_qp *qp)
+{
+	struct siw_rqe *slot = &qp->urq[qp->urq_get & (qp->rq_size - 1)];
+	struct xiw_rwqe *r = &qp->rx_wqe;
+	u32 i, n;
+
+	if (!xiw_uslot_valid(&slot->flags))
+		return false;
+	r->wr_id = READ_ONCE(slot->id);
+	n = min_t(u32, READ_ONCE(slot->num_sge), SIW_MAX_SGE);
+	memcpy(r->sge, slot->sge, n * sizeof(r->sge[0]));
+	xiw_uslot_free(&slot->flags);
+	qp->urq_get++;
+	r->num_sge = n;
+	r->len = 0;
+	/* The provider checks nothing: every lkey is checked on placement. */
+	for (i = 0; i < n; i++)
+		r->len += r->sge[i].length;
+	return true;
+}
+
+/* Under rq_lock: the next receive into qp->rx_wqe. */
+static bool xiw_rq_take(struct xiw_qp *qp)
+{
+	if (qp->urq)
+		return xiw_urq_take(qp);
+	if (qp->rq_head == qp->rq_tail)
+		return false;
+	qp->rx_wqe = qp->rq[qp->rq_head & (qp->rq_size - 1)];
+	qp->rq_head++;
+	return true;
+}
+
 static int xiw_rx_send_begin(struct xiw_qp *qp, const struct xiw_seg *seg)
 {
 	unsigned long flags;
 
 	if (seg->mo == 0) {
 		spin_lock_irqsave(&qp->rq_lock, flags);
-		if (qp->rq_head == qp->rq_tail) {
+		if (!xiw_rq_take(qp)) {
 			spin_unlock_irqrestore(&qp->rq_lock, flags);
 			return XIW_RX_NO_BUFFER;
 		}
-		qp->rx_wqe = qp->rq[qp->rq_head & (qp->rq_size - 1)];
-		qp->rq_head++;
 		qp->rx_wqe_valid = true;
 		spin_unlock_irqrestore(&qp->rq_lock, flags);
-		xiw_cursor_init(&qp->rx_cursor, qp->rx_wqe.sge,
+		xiw_cursor_init(&qp->rx_cursor, qp, qp->rx_wqe.sge,
 				qp->rx_wqe.num_sge, 0);
-		/* Only FRWR STags can be invalidated; there are none yet. */
+		qp->rx_inval = 0;
 		if (seg->opcode == XIW_OP_SEND_INV ||
-		    seg->opcode == XIW_OP_SEND_SE_INV)
-			return XIW_RX_CANNOT_INVALIDATE;
+		    seg->opcode == XIW_OP_SEND_SE_INV) {
+			/* RFC 5040 section 6.2: remote invalidation. */
+			int rc = xiw_mr_invalidate(to_xiw_dev(qp->ibqp.device),
+						   seg->stag, qp->ibqp.pd);
+
+			if (rc)
+				return rc;
+			qp->rx_inval = seg->stag;
+		}
 	}
 	if (!READ_ONCE(qp->rx_wqe_valid))
 		return XIW_RX_LOCAL;	/* flushed under us */
@@ -72,6 +111,10 @@ static void xiw_rx_send_end(struct xiw_qp *qp, const struct xiw_seg *seg)
 	if (!valid)
 		return;
 	wc.wr_id = qp->rx_wqe.wr_id;
+	if (qp->rx_inval) {
+		wc.wc_flags = IB_WC_WITH_INVALIDATE;
+		wc.ex.invalidate_rkey = qp->rx_inval;
+	}
 	xiw_cq_post(qp->ibqp.recv_cq, &wc,
 		    seg->opcode == XIW_OP_SEND_SE ||
 		    seg->opcode == XIW_OP_SEND_SE_INV);
@@ -85,7 +128,8 @@ static int xiw_rx_write_begin(struct xiw_qp *qp, const struct xiw_seg *seg)
 
 	if (rc)
 		return rc;
-	qp->rx_dst = (u8 *)(uintptr_t)seg->to;
+	qp->rx_stag = seg->stag;
+	qp->rx_to = seg->to;
 	qp->rx_to_cursor = false;
 	return 0;
 }
@@ -132,7 +176,7 @@ static struct xiw_swqe *xiw_rx_pending_read(struct xiw_qp *qp)
 
 	for (i = qp->sq_head; i != qp->sq_tx; i++) {
 		w = &qp->sq[i & (qp->sq_size - 1)];
-		if (w->opcode == IB_WR_RDMA_READ && !w->done)
+		if (xiw_wr_is_read(w->opcode) && !w->done)
 			return w;
 	}
 	return NULL;
@@ -154,7 +198,8 @@ static int xiw_rx_read_resp_begin(struct xiw_qp *qp,
 	else if (seg->to + seg->len > w->len)
 		rc = XIW_RX_BOUNDS;
 	else
-		xiw_cursor_init(&qp->rx_cursor, w->sge, w->num_sge, seg->to);
+		xiw_cursor_init(&qp->rx_cursor, qp, w->sge, w->num_sge,
+				seg->to);
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	qp->rx_to_cursor = true;
 	return rc;
@@ -172,6 +217,10 @@ static void xiw_rx_read_resp_end(struct xiw_qp *qp, const struct xiw_seg *seg)
 	if (w) {
 		w->done = 1;
 		qp->reads_out--;
+		/* READ_WITH_INV: the sink's STag goes invalid with it. */
+		if (w->opcode == IB_WR_RDMA_READ_WITH_INV)
+			xiw_mr_invalidate(to_xiw_dev(qp->ibqp.device), w->inv,
+					  qp->ibqp.pd);
 	}
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	xiw_qp_complete_sq(qp);
@@ -181,6 +230,10 @@ static void xiw_rx_read_resp_end(struct xiw_qp *qp, const struct xiw_seg *seg)
 static int xiw_rx_seg_begin(void *ctx, const struct xiw_seg *seg)
 {
 	struct xiw_qp *qp = ctx;
+
+	pr_debug("xiw: qp %u rx op %u len %u last %u stag %#x to %#llx mo %u\n",
+		 qp->ibqp.qp_num, seg->opcode, seg->len, seg->last, seg->stag,
+		 (u64)seg->to, seg->mo);
 
 	if (xiw_op_is_send(seg->opcode))
 		return xiw_rx_send_begin(qp, seg);
@@ -199,13 +252,16 @@ static int xiw_rx_seg_data(void *ctx, const void *buf, xiw_size len)
 {
 	struct xiw_qp *qp = ctx;
 
-	if (qp->rx_to_cursor) {
-		xiw_cursor_put(&qp->rx_cursor, buf, len);
-	} else {
-		memcpy(qp->rx_dst, buf, len);
-		qp->rx_dst += len;
-	}
-	return 0;
+	int rc;
+
+	if (qp->rx_to_cursor)
+		return xiw_cursor_put(&qp->rx_cursor, buf, len) ?
+		       XIW_RX_BOUNDS : 0;
+	/* Checked at the segment's start; an invalidation since fails. */
+	rc = xiw_mem_copy(to_xiw_dev(qp->ibqp.device), qp->rx_stag,
+			  qp->rx_to, (void *)buf, len, true);
+	qp->rx_to += len;
+	return rc ? XIW_RX_STAG_INVALID : 0;
 }
 
 static int xiw_rx_seg_end(void *ctx, const struct xiw_seg *seg)

@@ -38,9 +38,10 @@ static int xiw_tx_fetch(void *ctx, xiw_u32 off, void *dst, xiw_size len)
 	struct xiw_swqe *w;
 
 	if (qp->tx_read_resp) {
-		/* Checked against the MR when the Read Request arrived. */
-		memcpy(dst, (void *)(uintptr_t)(qp->tx_rreq.src_to + off), len);
-		return 0;
+		/* Checked when the Read Request arrived, and again here. */
+		return xiw_mem_copy(to_xiw_dev(qp->ibqp.device),
+				    qp->tx_rreq.src_stag,
+				    qp->tx_rreq.src_to + off, dst, len, false);
 	}
 	w = &qp->sq[qp->tx_cur & (qp->sq_size - 1)];
 	if (w->flags & XIW_WQE_INLINE) {
@@ -49,9 +50,8 @@ static int xiw_tx_fetch(void *ctx, xiw_u32 off, void *dst, xiw_size len)
 	}
 	if (off != qp->tx_cursor_pos)
 		return -EINVAL;	/* the core fetches in order */
-	xiw_cursor_get(&qp->tx_cursor, dst, len);
 	qp->tx_cursor_pos += len;
-	return 0;
+	return xiw_cursor_get(&qp->tx_cursor, dst, len);
 }
 
 /* Sends what is left of the FPDU: 0 when all went, -EAGAIN, or an error. */
@@ -77,7 +77,8 @@ static bool xiw_tx_pick(struct xiw_qp *qp, struct xiw_msg *m)
 {
 	struct xiw_swqe *w;
 	unsigned long flags;
-	bool found = false;
+	bool found = false, skipped = false;
+	u32 was;
 
 	memset(m, 0, sizeof(*m));
 	spin_lock_irqsave(&qp->sq_lock, flags);
@@ -92,12 +93,20 @@ static bool xiw_tx_pick(struct xiw_qp *qp, struct xiw_msg *m)
 		found = true;
 		goto out;
 	}
+	xiw_qp_pull_usq(qp);
+	/* Registrations were done at post time, bad user WQEs refused. */
+	was = qp->sq_tx;
+	while (qp->sq_tx != qp->sq_tail &&
+	       (xiw_wr_is_local(qp->sq[qp->sq_tx & (qp->sq_size - 1)].opcode) ||
+		qp->sq[qp->sq_tx & (qp->sq_size - 1)].done))
+		qp->sq_tx++;
+	skipped = qp->sq_tx != was;
 	if (qp->sq_tx == qp->sq_tail)
 		goto out;
 	w = &qp->sq[qp->sq_tx & (qp->sq_size - 1)];
 	/* A fence waits for earlier READs; ORD bounds those in flight. */
 	if (qp->reads_out && (w->flags & XIW_WQE_FENCE ||
-			      (w->opcode == IB_WR_RDMA_READ &&
+			      (xiw_wr_is_read(w->opcode) &&
 			       qp->reads_out >= max_t(u16, qp->ord, 1))))
 		goto out;
 	qp->tx_read_resp = false;
@@ -110,6 +119,7 @@ static bool xiw_tx_pick(struct xiw_qp *qp, struct xiw_msg *m)
 		m->to = w->remote_addr;
 		break;
 	case IB_WR_RDMA_READ:
+	case IB_WR_RDMA_READ_WITH_INV:
 		/* The response lands in our SGE, named by its lkey, at 0. */
 		m->opcode = XIW_OP_READ_REQ;
 		m->len = 0;
@@ -123,19 +133,21 @@ static bool xiw_tx_pick(struct xiw_qp *qp, struct xiw_msg *m)
 	case IB_WR_SEND_WITH_INV:
 		m->opcode = w->flags & XIW_WQE_SOLICITED ? XIW_OP_SEND_SE_INV :
 							   XIW_OP_SEND_INV;
-		m->stag = w->rkey;
+		m->stag = w->inv;
 		break;
 	default:
 		m->opcode = w->flags & XIW_WQE_SOLICITED ? XIW_OP_SEND_SE :
 							   XIW_OP_SEND;
 		break;
 	}
-	xiw_cursor_init(&qp->tx_cursor, w->sge,
+	xiw_cursor_init(&qp->tx_cursor, qp, w->sge,
 			w->flags & XIW_WQE_INLINE ? 0 : w->num_sge, 0);
 	qp->tx_cursor_pos = 0;
 	found = true;
 out:
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	if (skipped)
+		xiw_qp_complete_sq(qp);	/* those skipped are done */
 	return found;
 }
 
@@ -149,7 +161,7 @@ static void xiw_tx_message_sent(struct xiw_qp *qp)
 		return;
 	spin_lock_irqsave(&qp->sq_lock, flags);
 	w = &qp->sq[qp->tx_cur & (qp->sq_size - 1)];
-	if (w->opcode != IB_WR_RDMA_READ)
+	if (!xiw_wr_is_read(w->opcode))
 		w->done = 1;
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	qp->tx_cur = ~0U;
@@ -173,6 +185,8 @@ static int xiw_tx_build(struct xiw_qp *qp)
 		if (!xiw_tx_pick(qp, &m))
 			return 0;
 		n = xiw_stx_begin(qp->stx, &m);
+		pr_debug("xiw: qp %u tx op %u len %u stag %#x to %#llx: %d\n",
+			 qp->ibqp.qp_num, m.opcode, m.len, m.stag, (u64)m.to, n);
 		if (n)
 			return n;
 	}

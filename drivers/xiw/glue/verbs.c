@@ -29,7 +29,11 @@ static int xiw_query_device(struct ib_device *ibdev,
 	attr->vendor_id = XIW_VENDOR_ID;
 	/* `rdma link delete` may remove the device (dealloc_driver is set). */
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
-	attr->max_mr_size = 0;
+	attr->max_mr_size = ~0ULL;
+	attr->max_mr = 1 << 24;
+	attr->max_fast_reg_page_list_len = XIW_MAX_FRWR_PAGES;
+	/* FRWR and remote invalidation, as NFS over RDMA needs them. */
+	attr->device_cap_flags = IB_DEVICE_MEM_MGT_EXTENSIONS;
 	attr->page_size_cap = PAGE_SIZE;
 	attr->max_pd = XIW_MAX_PD;
 	attr->max_qp = 64 * 1024;
@@ -179,6 +183,10 @@ const struct ib_device_ops xiw_verbs_ops = {
 	.post_send = xiw_post_send,
 	.post_recv = xiw_post_recv,
 	.get_dma_mr = xiw_get_dma_mr,
+	.alloc_mr = xiw_alloc_mr,
+	.map_mr_sg = xiw_map_mr_sg,
+	.mmap = xiw_mmap,
+	.mmap_free = xiw_mmap_free,
 	.reg_user_mr = xiw_reg_user_mr,
 	.dereg_mr = xiw_dereg_mr,
 

@@ -43,23 +43,29 @@ struct xiw_device {
 struct xiw_cq {
 	struct ib_cq ibcq;
 	spinlock_t lock;
-	struct ib_wc *queue;		/* size entries, a power of two */
-	u32 size;
+	struct ib_wc *queue;		/* kernel CQ: size entries */
+	u32 size;			/* a power of two */
 	u32 head;			/* producer */
 	u32 tail;			/* consumer */
 	enum ib_cq_notify_flags notify;
+	/* User CQ: the siw ABI ring, then its control word. */
+	struct siw_cqe *uring;
+	struct siw_cq_ctrl *uctrl;
+	struct rdma_user_mmap_entry *umap;
 };
 
 /* A send queue entry: the work request, copied at post time. */
 struct xiw_swqe {
 	u64 wr_id;
 	u64 remote_addr;	/* WRITE/READ */
-	u32 rkey;		/* WRITE/READ: remote STag; SEND_INV: to invalidate */
+	u32 rkey;		/* WRITE/READ: remote STag */
+	u32 inv;		/* SEND_INV: remote STag; READ_INV: local */
 	u32 len;		/* payload octets */
 	u8 opcode;		/* enum ib_wr_opcode */
 	u8 num_sge;
 	u8 flags;		/* XIW_WQE_* */
 	u8 done;		/* sent, or its Read Response arrived */
+	u8 status;		/* enum ib_wc_status once done */
 	union {
 		struct ib_sge sge[XIW_MAX_SGE];
 		u8 inline_data[XIW_MAX_INLINE];
@@ -70,6 +76,34 @@ struct xiw_swqe {
 #define XIW_WQE_SOLICITED	0x02
 #define XIW_WQE_INLINE		0x04
 #define XIW_WQE_FENCE		0x08
+
+static inline bool xiw_wr_is_read(u8 opcode)
+{
+	return opcode == IB_WR_RDMA_READ || opcode == IB_WR_RDMA_READ_WITH_INV;
+}
+
+/* Work requests done at post time (memory registration). */
+static inline bool xiw_wr_is_local(u8 opcode)
+{
+	return opcode == IB_WR_REG_MR || opcode == IB_WR_LOCAL_INV;
+}
+
+/*
+ * A user ring slot's VALID flag is the handshake with the siw provider:
+ * the writer fills the entry, then sets the flag with release semantics;
+ * the reader tests the flag with acquire semantics, then reads the entry.
+ */
+static inline bool xiw_uslot_valid(const u16 *flags)
+{
+	/* Pairs with the provider's release store of VALID. */
+	return smp_load_acquire(flags) & SIW_WQE_VALID;
+}
+
+static inline void xiw_uslot_free(u16 *flags)
+{
+	/* Full barrier: a later look at the next slot must not pass this. */
+	smp_store_mb(*flags, 0);
+}
 
 /* A receive queue entry. */
 struct xiw_rwqe {
@@ -90,6 +124,7 @@ struct xiw_rreq {
 
 /* Where placement stands inside a list of SGEs. */
 struct xiw_cursor {
+	struct xiw_device *xdev;
 	const struct ib_sge *sge;
 	u32 num_sge;
 	u32 i;			/* current SGE */
@@ -124,6 +159,13 @@ struct xiw_qp {
 	u32 rq_head;
 	u32 rq_tail;
 
+	/* User QP: the siw ABI rings; the SQ ring's slots match sq's. */
+	struct siw_sqe *usq;
+	struct siw_rqe *urq;
+	u32 urq_get;			/* next RQ ring slot, under rq_lock */
+	struct rdma_user_mmap_entry *sq_umap;
+	struct rdma_user_mmap_entry *rq_umap;
+
 	/* Inbound Read Requests (IRD), under sq_lock. */
 	struct xiw_rreq *irq;
 	u32 irq_head;
@@ -151,11 +193,12 @@ struct xiw_qp {
 	struct xiw_rwqe rx_wqe;		/* the receive being filled */
 	bool rx_wqe_valid;		/* under rq_lock */
 	u32 rx_msg_len;
-	u8 *rx_dst;			/* tagged placement target */
+	u32 rx_stag;			/* tagged placement target */
+	u64 rx_to;
 	struct xiw_cursor rx_cursor;	/* untagged or Read Response target */
 	bool rx_to_cursor;
 	struct xiw_rreq rx_rreq;
-	u32 rx_inval;			/* STag invalidated by the Send */
+	u32 rx_inval;			/* STag the Send invalidates, or 0 */
 };
 
 struct xiw_pd {
@@ -165,9 +208,23 @@ struct xiw_pd {
 struct xiw_mr {
 	struct ib_mr ibmr;
 	u32 index;		/* STag bits 31..8 */
+	u8 key;			/* STag bits 7..0 */
+	bool frwr;		/* fast-register MR, else a DMA MR */
+	bool valid;		/* the STag may be used */
+	u8 page_shift;
 	int access;
+	u64 iova;		/* FRWR: as registered */
+	u64 length;
+	u64 fbo;		/* first octet's offset in pages[0] */
+	u64 *pages;		/* kernel virtual page addresses, or NULL */
+	struct ib_umem *umem;	/* user MR: the pinned pages */
+	u32 npages;
+	u32 max_pages;
 	struct rcu_head rcu;
 };
+
+#define XIW_MAX_FRWR_PAGES	256
+#define XIW_MAX_USER_MR		(1ULL << 40)
 
 struct xiw_ucontext {
 	struct ib_ucontext ibuctx;
@@ -186,6 +243,11 @@ static inline struct xiw_cq *to_xiw_cq(struct ib_cq *ibcq)
 static inline struct xiw_qp *to_xiw_qp(struct ib_qp *ibqp)
 {
 	return container_of(ibqp, struct xiw_qp, ibqp);
+}
+
+static inline struct xiw_mr *to_xiw_mr(struct ib_mr *ibmr)
+{
+	return container_of(ibmr, struct xiw_mr, ibmr);
 }
 
 /* device.c: rdma link ops, device lifetime, netdev events */
@@ -213,8 +275,16 @@ struct ib_mr *xiw_get_dma_mr(struct ib_pd *pd, int access);
 struct ib_mr *xiw_reg_user_mr(struct ib_pd *pd, u64 start, u64 len,
 			      u64 virt, int access, struct ib_udata *udata);
 int xiw_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+struct ib_mr *xiw_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
+			   u32 max_num_sg);
+int xiw_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
+		  unsigned int *sg_offset);
+int xiw_mr_register(struct xiw_qp *qp, const struct ib_reg_wr *wr);
+int xiw_mr_invalidate(struct xiw_device *xdev, u32 stag, struct ib_pd *pd);
 int xiw_mr_check(struct xiw_device *xdev, u32 stag, struct ib_pd *pd,
 		 int access, u64 addr, u64 len);
+int xiw_mem_copy(struct xiw_device *xdev, u32 stag, u64 addr, void *buf,
+		 u32 len, bool to_mem);
 
 /* qp.c */
 int xiw_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
@@ -236,10 +306,12 @@ void xiw_qp_disconnected(struct xiw_qp *qp);
 void xiw_qp_to_error(struct xiw_qp *qp);
 void xiw_qp_complete_sq(struct xiw_qp *qp);
 void xiw_qp_flush(struct xiw_qp *qp);
-void xiw_cursor_init(struct xiw_cursor *c, const struct ib_sge *sge,
-		     u32 num_sge, u32 off);
-void xiw_cursor_put(struct xiw_cursor *c, const void *src, u32 len);
-void xiw_cursor_get(struct xiw_cursor *c, void *dst, u32 len);
+void xiw_cursor_init(struct xiw_cursor *c, struct xiw_qp *qp,
+		     const struct ib_sge *sge, u32 num_sge, u32 off);
+int xiw_cursor_put(struct xiw_cursor *c, const void *src, u32 len);
+int xiw_cursor_get(struct xiw_cursor *c, void *dst, u32 len);
+
+void xiw_qp_pull_usq(struct xiw_qp *qp);
 
 /* qp_tx.c: the transmit work */
 int xiw_tx_init(void);
@@ -253,6 +325,13 @@ void xiw_qp_stream_stop(struct xiw_qp *qp);
 
 /* qp_rx.c: placement from sk_data_ready */
 void xiw_qp_rx(struct xiw_qp *qp, struct sock *sk);
+
+/* umap.c: rings shared with user space */
+void *xiw_umap_alloc(struct ib_ucontext *uctx, size_t len, u64 *key,
+		     struct rdma_user_mmap_entry **entry);
+void xiw_umap_remove(struct rdma_user_mmap_entry *entry);
+int xiw_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
+void xiw_mmap_free(struct rdma_user_mmap_entry *e);
 
 /* crc.c: CRC32c through the kernel crypto API */
 int xiw_crc_init(void);

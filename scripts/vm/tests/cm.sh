@@ -6,7 +6,8 @@
 # each ULP saw (the test module's "result") and what MPA agreed (xiw's
 # mpa_log line "rev R crc C markers S/R p2p P rtr T ird I ord O"). Every
 # connection that is established then carries data in that MPA mode: the
-# client's SEND echo and RDMA WRITE/READ checks (xiw_cmtest data=1).
+# client's SEND echo and RDMA WRITE/READ checks (xiw_cmtest data=1), and
+# in two cases the FRWR and remote invalidation checks (frwr=1).
 . "$XIW_TOP/scripts/vm/lib.sh"
 
 SERVER=1
@@ -68,6 +69,7 @@ run() {
 		cat $R
 		! grep -q '^established' $R ||
 			check "$tc-data" grep -q 'data=ok sends=6 writes=6 reads=6' $R
+		case " $cargs " in *" frwr=1 "*) check "$tc-frwr" grep -q 'frwr=ok' $R ;; esac
 		[ -z "$cmpa" ] || check "$tc-client-mpa" agreed initiator "$cmpa"
 		case_log > "$OUT/dmesg-$tc-client.txt"
 		rmmod xiw_cmtest
@@ -76,7 +78,7 @@ run() {
 	SERVER_ARGS=
 }
 
-run cs-rev2 "" "" "pd_len=16 ird=4 ord=4" \
+run cs-rev2 "" "" "pd_len=16 ird=4 ord=4 frwr=1" \
 	'^established ird=4 ord=4 pd_len=16 pd_ok=1' \
 	'requests=1 established=1 .*pd_len=16 pd_ok=1 ird=4 ord=4' \
 	'rev 2 crc 1 markers 0/0 p2p 0' 'rev 2 crc 1 markers 0/0 p2p 0'
@@ -87,7 +89,7 @@ run crc-off "echo suppress > $P/mpa_crc" "echo suppress > $P/mpa_crc" "" \
 	'^established' 'established=1' 'crc 0' 'crc 0'
 run crc-one-side "echo suppress > $P/mpa_crc" "" "" \
 	'^established' 'established=1' 'crc 1' 'crc 1'
-run markers-both "echo require > $P/mpa_markers" "echo require > $P/mpa_markers" "" \
+run markers-both "echo require > $P/mpa_markers" "echo require > $P/mpa_markers" "frwr=1" \
 	'^established' 'established=1' 'markers 1/1' 'markers 1/1'
 run markers-to-client "echo require > $P/mpa_markers" "" "" \
 	'^established' 'established=1' 'markers 0/1' 'markers 1/0'

@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Stock rdma-core tools over xiw, unchanged, between two VMs: the
+# distribution's siw provider drives xiw through the siw user ABI (mapped
+# SQ, RQ and CQ rings, the post_send doorbell, user MRs). VM 0 serves, VM 1
+# connects; each pair is one case. Sizes and counts are small: the VMs run
+# under TCG.
+. "$XIW_TOP/scripts/vm/lib.sh"
+
+setup() {
+	load_xiw && modprobe rdma_ucm && rdma link add xiw0 type xiw netdev eth0 &&
+	retry 10 ping -c 1 -W 2 "$PEER_IP" >/dev/null
+}
+check setup setup || exit 1
+barrier setup || exit 1
+
+# pair NAME "server command" "client command": the server runs in the
+# foreground with a timeout; the client retries while the server is not
+# listening yet. Each command's exit status is the verdict.
+pair() {
+	if [ "$VM_IDX" = 0 ]; then
+		barrier "$1-go" 60
+		check "$1-server" timeout 150 sh -c "$2"
+	else
+		barrier "$1-go" 60
+		sleep 2
+		check "$1-client" retry 10 timeout 120 sh -c "$3"
+	fi
+	barrier "$1-done" 200
+}
+
+pair rping "rping -s -a $MY_IP -V -C 20 -S 4096" "rping -c -a $PEER_IP -V -C 20 -S 4096"
+pair rping-large "rping -s -a $MY_IP -V -C 4 -S 65535" "rping -c -a $PEER_IP -V -C 4 -S 65535"
+pair ucmatose "ucmatose -b $MY_IP -c 2 -C 10 -S 1000" "ucmatose -s $PEER_IP -c 2 -C 10 -S 1000"
+pair rdma-server "rdma_server -s $MY_IP" "rdma_client -s $PEER_IP"
+# perftest through rdma_cm (-R); each checks its own completions.
+for t in write_bw read_bw send_bw write_lat read_lat send_lat; do
+	pair "ib_$t" "ib_$t -R -d xiw0 -n 200 -s 65536 -F" \
+		"ib_$t -R -d xiw0 -n 200 -s 65536 -F $PEER_IP"
+done
+
+teardown() { rdma link delete xiw0 && rmmod xiw; }
+check teardown teardown
