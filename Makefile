@@ -6,6 +6,7 @@
 #   make KDIR=<tree>   xiw.ko for any other kernel tree (e.g. 6.1 headers)
 #   make check         every test tier; last line "N passed, N failed"
 #   make demo          two VMs on the stock kernel, xiw0 on each, a report
+#   make bench         ib_write_bw: siw, xiw with and without CRC, TCP
 #   make fuzz          every libFuzzer target for FUZZ_TIME s (default 600)
 #   make clean
 #
@@ -30,7 +31,7 @@ BUILD = $(TOP)/build/$(KREL)
 
 MODULE_SOURCES := Kbuild drivers include kunit testmod scripts/Kbuild.cxx scripts/cxx-object-check.sh
 
-.PHONY: all module check demo fuzz clean help
+.PHONY: all module check demo bench fuzz clean help
 
 all: module
 	@ln -sf $(patsubst $(TOP)/%,%,$(BUILD))/xiw.ko xiw.ko
@@ -48,6 +49,9 @@ check:
 
 demo:
 	@$(TOP)/scripts/vm/demo.sh
+
+bench:
+	@$(TOP)/scripts/bench.sh
 
 FUZZ_TIME ?= 600
 fuzz:

@@ -170,8 +170,8 @@ vm_tier() {	# kind tests timeout
 	sed -n "$((before + 1)),\$p" "$results"
 }
 t0=$SECONDS
-vm_tier stock "selftest cm user" 900
-vm_tier debug "kunit selftest cm user" 2700
+vm_tier stock "selftest cm user timeouts" 1000
+vm_tier debug "kunit selftest cm user timeouts" 3000
 echo "  (vm tier: $((SECONDS - t0)) s)" >&2
 
 # ---- conformance ----------------------------------------------------------

@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make bench`: RDMA WRITE bandwidth (ib_write_bw -R, 64 KiB messages)
+# between the two VMs, side by side in one boot: upstream siw, xiw with
+# CRC32c, xiw without it, and plain TCP (python sockets, 64 KiB writes).
+# VM 1 serves, VM 0 measures; each result goes to $OUT/bench as
+# "name MB/s". A benchmark, not a test: only "it ran" is checked.
+. "$XIW_TOP/scripts/vm/lib.sh"
+
+P=/sys/module/xiw/parameters
+SECS=${BENCH_SECS:-10}
+bw() {	# name device
+	if [ "$VM_IDX" = 1 ]; then
+		barrier "$1-go" 60
+		timeout $((SECS + 60)) ib_write_bw -R -d "$2" -s 65536 -D "$SECS" -F >/dev/null 2>&1
+	else
+		barrier "$1-go" 60
+		sleep 2
+		retry 10 timeout $((SECS + 60)) ib_write_bw -R -d "$2" -s 65536 -D "$SECS" -F \
+			"$PEER_IP" > "$OUT/$1.out" 2>&1 &&
+		awk -v n="$1" '$1 == 65536 { print n, $4 }' "$OUT/$1.out" >> "$OUT/bench"
+	fi
+	barrier "$1-done" $((SECS + 120))
+}
+
+modprobe rdma_ucm
+check net retry 10 ping -c 1 -W 2 "$PEER_IP"
+
+load_module "$SIW_KO" && rdma link add siw0 type siw netdev eth0
+bw siw siw0
+rdma link delete siw0 && rmmod siw
+
+load_xiw && rdma link add xiw0 type xiw netdev eth0
+bw xiw-crc xiw0
+echo suppress > $P/mpa_crc
+bw xiw-nocrc xiw0
+rdma link delete xiw0 && rmmod xiw
+
+# Plain TCP with the same message size, for the ceiling.
+tcp() {
+	python3 - "$@" <<'EOP'
+import socket, sys, time
+role, host, secs = sys.argv[1], sys.argv[2], float(sys.argv[3])
+if role == "server":
+    ls = socket.socket(); ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind((host, 7490)); ls.listen(1); s, _ = ls.accept()
+    while s.recv(1 << 20):
+        pass
+else:
+    for _ in range(20):
+        try:
+            s = socket.create_connection((host, 7490)); break
+        except OSError:
+            time.sleep(1)
+    buf, n, t0 = b"x" * 65536, 0, time.monotonic()
+    while time.monotonic() - t0 < secs:
+        s.sendall(buf); n += len(buf)
+    print("tcp %.2f" % (n / (time.monotonic() - t0) / 1e6))
+EOP
+}
+barrier tcp-go 60
+if [ "$VM_IDX" = 1 ]; then
+	timeout $((SECS + 60)) tcp server "$MY_IP" "$SECS"
+else
+	sleep 2
+	timeout $((SECS + 60)) tcp client "$PEER_IP" "$SECS" >> "$OUT/bench"
+	check measured test -s "$OUT/bench"
+fi
+barrier tcp-done $((SECS + 120))

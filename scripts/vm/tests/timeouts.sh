@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# MPA Startup Phase timeouts over real TCP (RFC 5044 section 7.1, RFC 6581
+# section 9.2), against a peer that goes silent (scripts/vm/mpa_peer.py):
+#   reply:   xiw initiates; the peer takes the Request and never replies.
+#            The connect fails with ETIMEDOUT (rdma_cm: UNREACHABLE).
+#   request: the peer connects to an xiw listener and never sends the
+#            Request. xiw closes; its ULP never hears of it.
+#   rtr:     the peer sends a peer-to-peer Request and never the RTR.
+#            xiw's accept fails and the connection closes; no ESTABLISHED.
+# Each timeout is set to 2 s; the peer allows 30 s before calling it a hang.
+. "$XIW_TOP/scripts/vm/lib.sh"
+
+P=/sys/module/xiw/parameters
+R=/sys/module/xiw_cmtest/parameters/result
+PEER="python3 $XIW_TOP/scripts/vm/mpa_peer.py"
+
+setup() {
+	load_xiw && modprobe rdma_cm && rdma link add xiw0 type xiw netdev eth0 &&
+	echo 2000 > $P/mpa_request_timeout_ms && echo 2000 > $P/mpa_reply_timeout_ms &&
+	echo 2000 > $P/mpa_rtr_timeout_ms &&
+	retry 10 ping -c 1 -W 2 "$PEER_IP" >/dev/null
+}
+check setup setup || exit 1
+barrier setup || exit 1
+
+# VM 1 plays the silent responder, VM 0's xiw initiates.
+if [ "$VM_IDX" = 1 ]; then
+	$PEER silent-server 7480 > "$OUT/peer-reply.txt" 2>&1 &
+	peer=$!
+	barrier reply-listen 60
+	check reply-peer wait $peer
+	cat "$OUT/peer-reply.txt"
+else
+	barrier reply-listen 60
+	sleep 1
+	load_module "$XIW_CMTEST_KO" role=client addr="$PEER_IP" port=7480 data=0
+	cat $R
+	check reply-connect-fails grep -q '^error=-110 ' $R
+	rmmod xiw_cmtest
+fi
+barrier reply-done 120
+
+# VM 1's xiw listens; VM 0 plays the silent initiator, then the one that
+# never sends the RTR.
+if [ "$VM_IDX" = 1 ]; then
+	load_module "$XIW_CMTEST_KO" role=server port=7471
+	barrier listen 60
+	barrier request-done 120
+	check request-no-ulp-event grep -q '^requests=0 ' $R
+	barrier rtr-done 120
+	cat $R
+	check rtr-not-established grep -q '^requests=1 established=0 ' $R
+	rmmod xiw_cmtest
+else
+	barrier listen 60
+	check request-peer $PEER silent-client "$PEER_IP" 7471
+	barrier request-done 120
+	check rtr-peer $PEER no-rtr "$PEER_IP" 7471
+	barrier rtr-done 120
+fi
+
+teardown() { rdma link delete xiw0 && rmmod xiw; }
+check teardown teardown
