@@ -29,13 +29,15 @@
  * WRITEs into a registered MR and answers with SEND_WITH_INV, which the
  * client sees as IB_WC_WITH_INVALIDATE of that rkey with the data placed;
  * a second WINV to the now invalid rkey is refused by the client's RNIC
- * (TERMINATE), so its posted receive flushes. Result " frwr=ok" or
+ * (TERMINATE), so its posted receive flushes and its QP reports
+ * IB_EVENT_QP_ACCESS_ERR. Result " frwr=ok" or
  * " frwr=fail step=S err=E".
  *
  *   insmod xiw_cmtest.ko role=server port=7471 [reject=1]
  *   insmod xiw_cmtest.ko role=client addr=10.77.0.2 port=7471 pd_len=N ird=N ord=N [data=1]
  */
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/inet.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -98,6 +100,13 @@ static DECLARE_COMPLETION(client_done);
 static int requests, established, disconnected, rejected;
 static int last_pd_len, last_pd_ok, last_ird, last_ord;
 static u8 pattern[256];
+static atomic_t qp_event = ATOMIC_INIT(-1);	/* the client QP's last */
+
+static void cmt_qp_event(struct ib_event *ev, void *ctx)
+{
+	pr_info("xiw_cmtest: QP event %s\n", ib_event_msg(ev->event));
+	atomic_set(&qp_event, ev->event);
+}
 
 static bool pd_intact(const void *p, int len)
 {
@@ -112,6 +121,7 @@ static int cmt_qp(struct cmt_conn *c, struct rdma_cm_id *id,
 			 .max_send_sge = 4, .max_recv_sge = 1 },
 		.sq_sig_type = IB_SIGNAL_REQ_WR,
 		.qp_type = IB_QPT_RC,
+		.event_handler = cmt_qp_event,
 	};
 	int rc;
 
@@ -630,7 +640,7 @@ static int cmt_send_inv(struct cmt_check *t, struct cmt_mr *m)
 {
 	u32 len = CMT_MR_PAGES * PAGE_SIZE;
 	struct ib_wc wc[2];
-	int rc;
+	int rc, i;
 
 	t->step = "send-inv";
 	rc = cmt_mr_new(t, m, IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE);
@@ -654,7 +664,11 @@ static int cmt_send_inv(struct cmt_check *t, struct cmt_mr *m)
 		return -EPROTO;
 	if (cmt_mr_holds(m, len, 78, t->back))
 		return -EBADMSG;	/* placed anyway */
-	return 0;
+	/* The consumer hears of the access violation. */
+	t->step = "access-event";
+	for (i = 0; i < 100 && atomic_read(&qp_event) != IB_EVENT_QP_ACCESS_ERR; i++)
+		msleep(20);
+	return atomic_read(&qp_event) == IB_EVENT_QP_ACCESS_ERR ? 0 : -EPROTO;
 }
 
 static int cmt_frwr_checks(struct cmt_check *t)

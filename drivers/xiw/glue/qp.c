@@ -254,6 +254,32 @@ void xiw_qp_to_error(struct xiw_qp *qp)
 	xiw_qp_kick(qp);
 }
 
+/*
+ * A fatal error the consumer must hear of (IB_EVENT_QP_FATAL or
+ * IB_EVENT_QP_ACCESS_ERR): the QP goes to ERROR and the tx work, in
+ * process context, calls the event handler once.
+ */
+void xiw_qp_fatal(struct xiw_qp *qp, enum ib_event_type ev)
+{
+	cmpxchg(&qp->pending_event, 0, ev + 1);
+	xiw_qp_to_error(qp);
+}
+
+/* From the tx work: deliver the pending asynchronous event, if any. */
+void xiw_qp_report_event(struct xiw_qp *qp)
+{
+	int ev = xchg(&qp->pending_event, 0);
+	struct ib_event e = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+	};
+
+	if (!ev || !qp->ibqp.event_handler)
+		return;
+	e.event = ev - 1;
+	qp->ibqp.event_handler(&e, qp->ibqp.qp_context);
+}
+
 /* Called by the CM when the connection is gone. */
 void xiw_qp_disconnected(struct xiw_qp *qp)
 {

@@ -290,7 +290,7 @@ static void xiw_rx_terminate(void *ctx, const struct xiw_term_cause *c)
 		pr_info("xiw: qp %u: TERMINATE received: layer %u type %u code %#x\n",
 			qp->ibqp.qp_num, c->layer, c->etype, c->code);
 	qp->rx_dead = true;
-	xiw_qp_to_error(qp);
+	xiw_qp_fatal(qp, IB_EVENT_QP_FATAL);
 }
 
 static const struct xiw_stream_sink xiw_rx_sink = {
@@ -311,7 +311,9 @@ static void xiw_rx_failed(struct xiw_qp *qp, int rc)
 			qp->ibqp.qp_num, rc, c.layer, c.etype, c.code);
 	qp->rx_dead = true;
 	WRITE_ONCE(qp->term_pending, true);
-	xiw_qp_to_error(qp);
+	/* The peer broke our access rules, or the stream broke. */
+	xiw_qp_fatal(qp, c.layer != 2 && c.etype == 1 ?
+		     IB_EVENT_QP_ACCESS_ERR : IB_EVENT_QP_FATAL);
 }
 
 static int xiw_rx_actor(read_descriptor_t *desc, struct sk_buff *skb,

@@ -236,6 +236,7 @@ static void xiw_tx_work(struct work_struct *work)
 	}
 out:
 	mutex_unlock(&qp->tx_mutex);
+	xiw_qp_report_event(qp);
 	if (drop) {
 		if (READ_ONCE(qp->state) != IB_QPS_ERR)
 			xiw_qp_to_error(qp);

@@ -185,6 +185,7 @@ struct xiw_qp {
 	struct xiw_cursor tx_cursor;
 	u32 tx_cursor_pos;		/* message offset of tx_cursor */
 	bool term_pending;		/* a TERMINATE is due, then close */
+	int pending_event;		/* enum ib_event_type + 1, or 0 */
 	bool tx_fenced;			/* MPA fencing: nothing before an FPDU in */
 
 	/* Receive: runs under the socket lock (data_ready). */
@@ -304,6 +305,8 @@ void xiw_qp_put(struct xiw_qp *qp);
 void xiw_qp_connected(struct xiw_qp *qp, u16 ird, u16 ord);
 void xiw_qp_disconnected(struct xiw_qp *qp);
 void xiw_qp_to_error(struct xiw_qp *qp);
+void xiw_qp_fatal(struct xiw_qp *qp, enum ib_event_type ev);
+void xiw_qp_report_event(struct xiw_qp *qp);
 void xiw_qp_complete_sq(struct xiw_qp *qp);
 void xiw_qp_flush(struct xiw_qp *qp);
 void xiw_cursor_init(struct xiw_cursor *c, struct xiw_qp *qp,
