@@ -158,6 +158,20 @@ static void xiw_port_event(struct xiw_device *xdev, enum ib_event_type type)
 	ib_dispatch_event(&event);
 }
 
+/* Every QP of the device to ERROR, with IB_EVENT_QP_FATAL. */
+static void xiw_qps_to_error(struct xiw_device *xdev)
+{
+	struct xiw_qp *qp;
+	unsigned long i;
+
+	xa_lock(&xdev->qps);
+	xa_for_each(&xdev->qps, i, qp)
+		if (READ_ONCE(qp->state) == IB_QPS_RTS ||
+		    READ_ONCE(qp->state) == IB_QPS_SQD)
+			xiw_qp_fatal(qp, IB_EVENT_QP_FATAL);
+	xa_unlock(&xdev->qps);
+}
+
 static int xiw_netdev_event(struct notifier_block *nb, unsigned long event,
 			    void *arg)
 {
@@ -170,6 +184,12 @@ static int xiw_netdev_event(struct notifier_block *nb, unsigned long event,
 		switch (event) {
 		case NETDEV_UP:
 			xiw_port_event(xdev, IB_EVENT_PORT_ACTIVE);
+			break;
+		case NETDEV_GOING_DOWN:
+			/* Connections cannot survive: fail them now, not
+			 * after TCP's retransmissions give up.
+			 */
+			xiw_qps_to_error(xdev);
 			break;
 		case NETDEV_DOWN:
 			xiw_port_event(xdev, IB_EVENT_PORT_ERR);

@@ -39,5 +39,35 @@ for t in write_bw read_bw send_bw write_lat read_lat send_lat; do
 		"ib_$t -R -d xiw0 -n 200 -s 65536 -F $PEER_IP"
 done
 
+# The link goes down under traffic (VM 0's eth0): xiw fails the QPs at
+# NETDEV_GOING_DOWN, so the server sees its error within seconds instead
+# of when TCP gives up or the 60 s run ends.
+if [ "$VM_IDX" = 0 ]; then
+	barrier down-go 60
+	timeout 150 ib_send_bw -R -d xiw0 -s 65536 -D 60 -F > "$OUT/down.txt" 2>&1 &
+	bw=$!
+	barrier down-running 90
+	sleep 5
+	t0=$(date +%s)
+	ip link set eth0 down
+	wait $bw
+	rc=$?
+	t=$(( $(date +%s) - t0 ))
+	echo "ib_send_bw exited $rc, ${t} s after the link went down"
+	check link-down-fails-fast test "$rc" != 0 -a "$t" -lt 20
+	ip link set eth0 up
+	barrier down-done 150
+else
+	barrier down-go 60
+	sleep 3
+	timeout 150 ib_send_bw -R -d xiw0 -s 65536 -D 60 -F "$PEER_IP" > "$OUT/down.txt" 2>&1 &
+	bw=$!
+	sleep 8
+	barrier down-running 90
+	barrier down-done 150
+	kill $bw 2>/dev/null
+	wait $bw
+fi
+
 teardown() { rdma link delete xiw0 && rmmod xiw; }
 check teardown teardown
