@@ -195,8 +195,8 @@ static int xiw_rx_read_resp_begin(struct xiw_qp *qp,
 		rc = XIW_RX_UNEXPECTED;
 	else if (seg->stag != (w->num_sge ? w->sge[0].lkey : 0))
 		rc = XIW_RX_STAG_INVALID;
-	else if (seg->to + seg->len > w->len)
-		rc = XIW_RX_BOUNDS;
+	else if (seg->to > w->len || seg->len > w->len - seg->to)
+		rc = XIW_RX_BOUNDS;	/* a TO off the wire: no wrap-around */
 	else
 		xiw_cursor_init(&qp->rx_cursor, qp, w->sge, w->num_sge,
 				seg->to);
