@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """A misbehaving MPA peer over plain TCP, for the VM timeout tests.
 
-  mpa_peer.py silent-server PORT     accept, read the MPA Request, never reply
+  mpa_peer.py silent-server PORT [READY]
+                                      accept, read the MPA Request, never reply
+                                      (READY: a file created once listening)
   mpa_peer.py silent-client HOST PORT connect, never send the Request
   mpa_peer.py no-rtr HOST PORT        send a peer-to-peer Request (RFC 6581,
                                       WRITE RTR offered), read the Reply,
@@ -56,11 +58,13 @@ def report(what, closed):
     return 0
 
 
-def silent_server(port):
+def silent_server(port, ready=None):
     ls = socket.socket()
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     ls.bind(("0.0.0.0", port))
     ls.listen(1)
+    if ready:
+        open(ready, "w").close()
     ls.settimeout(LIMIT)
     s, _ = ls.accept()
     t0 = time.monotonic()
@@ -93,7 +97,7 @@ def no_rtr(host, port):
 def main():
     mode, args = sys.argv[1], sys.argv[2:]
     if mode == "silent-server":
-        return silent_server(int(args[0]))
+        return silent_server(int(args[0]), args[1] if len(args) > 1 else None)
     if mode == "silent-client":
         return silent_client(args[0], int(args[1]))
     if mode == "no-rtr":

@@ -177,8 +177,12 @@ static void xiw_cm_sk_write_space(struct sock *sk)
 
 	read_lock(&sk->sk_callback_lock);
 	cep = sk->sk_user_data;
-	if (cep && cep->streaming)
+	/* As sk_stream_write_space(): only once there is room again. */
+	if (cep && cep->streaming && sk_stream_is_writeable(sk) &&
+	    sk->sk_socket) {
+		clear_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
 		xiw_qp_kick(cep->qp);
+	}
 	read_unlock(&sk->sk_callback_lock);
 }
 

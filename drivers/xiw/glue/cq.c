@@ -179,37 +179,53 @@ static bool xiw_cq_armed(struct xiw_cq *cq, bool solicited)
 }
 
 /*
- * Adds a completion and calls the consumer's handler when the CQ is armed
- * for it. A full CQ is a fatal CQ error: the completion is lost and the
- * consumer hears IB_EVENT_CQ_ERR.
+ * Adds a completion; the caller may hold its queue's lock, so that
+ * completions enter the CQ in the order the queue ends its work requests.
+ * Returns XIW_CQ_* for xiw_cq_kick(), which the caller calls once it has
+ * dropped its locks: the consumer's handler may post new work at once. A
+ * full CQ loses the completion and reports IB_EVENT_CQ_ERR once.
  */
-void xiw_cq_post(struct ib_cq *ibcq, const struct ib_wc *wc, bool solicited)
+int xiw_cq_add(struct ib_cq *ibcq, const struct ib_wc *wc, bool solicited)
 {
 	struct xiw_cq *cq = to_xiw_cq(ibcq);
-	bool notify, added;
 	unsigned long flags;
+	bool added;
+	int todo = 0;
 
 	solicited |= wc->status != IB_WC_SUCCESS;
 	spin_lock_irqsave(&cq->lock, flags);
-	if (cq->uring) {
+	if (cq->overflowed) {
+		added = false;
+	} else if (cq->uring) {
 		added = xiw_ucq_add(cq, wc);
 	} else {
 		added = cq->head - cq->tail < cq->size;
 		if (added)
 			cq->queue[cq->head++ & (cq->size - 1)] = *wc;
 	}
-	notify = xiw_cq_armed(cq, solicited);
+	if (!added && !cq->overflowed) {
+		cq->overflowed = true;
+		todo |= XIW_CQ_OVERFLOW;
+	}
+	if (added && xiw_cq_armed(cq, solicited))
+		todo |= XIW_CQ_NOTIFY;
 	spin_unlock_irqrestore(&cq->lock, flags);
-	if (!added && ibcq->event_handler) {
+	return todo;
+}
+
+/* Calls the consumer's handlers for what xiw_cq_add() returned. */
+void xiw_cq_kick(struct ib_cq *ibcq, int todo)
+{
+	if (todo & XIW_CQ_OVERFLOW && ibcq->event_handler) {
 		struct ib_event ev = {
 			.device = ibcq->device,
 			.element.cq = ibcq,
 			.event = IB_EVENT_CQ_ERR,
 		};
 
-		pr_warn_ratelimited("xiw: CQ overflow, completion lost\n");
+		pr_warn_ratelimited("xiw: CQ overflow, completions lost\n");
 		ibcq->event_handler(&ev, ibcq->cq_context);
 	}
-	if (notify && ibcq->comp_handler)
+	if (todo & XIW_CQ_NOTIFY && ibcq->comp_handler)
 		ibcq->comp_handler(ibcq, ibcq->cq_context);
 }

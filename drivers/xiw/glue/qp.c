@@ -180,9 +180,9 @@ int xiw_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	if (mask & IB_QP_ACCESS_FLAGS)
 		qp->access = attr->qp_access_flags;
 	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
-		qp->ord = attr->max_rd_atomic;
+		qp->ord = min_t(u32, attr->max_rd_atomic, XIW_MAX_ORD);
 	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
-		qp->ird = attr->max_dest_rd_atomic;
+		qp->ird = min_t(u32, attr->max_dest_rd_atomic, XIW_MAX_IRD);
 	/* Leaving RTS/SQD closes the connection (iw_cm disconnect). */
 	drop = (qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD) &&
 	       (next == IB_QPS_ERR || next == IB_QPS_SQD || next == IB_QPS_RESET);
@@ -311,8 +311,9 @@ static enum ib_wc_opcode xiw_wc_opcode(u8 wr_opcode)
 	}
 }
 
-static void xiw_sq_complete_one(struct xiw_qp *qp, struct xiw_swqe *w,
-				enum ib_wc_status status)
+/* Under sq_lock: the completion of @w, if it gets one; XIW_CQ_* */
+static int xiw_sq_complete_one(struct xiw_qp *qp, struct xiw_swqe *w,
+			       enum ib_wc_status status)
 {
 	struct ib_wc wc = {
 		.wr_id = w->wr_id,
@@ -323,10 +324,10 @@ static void xiw_sq_complete_one(struct xiw_qp *qp, struct xiw_swqe *w,
 
 	/* Errors always complete; success only when signaled. */
 	if (status == IB_WC_SUCCESS && !(w->flags & XIW_WQE_SIGNALED))
-		return;
+		return 0;
 	if (xiw_wr_is_read(w->opcode) && status == IB_WC_SUCCESS)
 		wc.byte_len = w->len;
-	xiw_cq_post(qp->ibqp.send_cq, &wc, false);
+	return xiw_cq_add(qp->ibqp.send_cq, &wc, false);
 }
 
 /*
@@ -348,25 +349,25 @@ static void xiw_usq_release(struct xiw_qp *qp, u32 idx)
  */
 void xiw_qp_complete_sq(struct xiw_qp *qp)
 {
-	struct xiw_swqe done;
+	struct xiw_swqe *w;
 	unsigned long flags;
+	int todo = 0;
 
-	for (;;) {
-		spin_lock_irqsave(&qp->sq_lock, flags);
-		if (qp->sq_head == qp->sq_tx ||
-		    !qp->sq[qp->sq_head & (qp->sq_size - 1)].done) {
-			spin_unlock_irqrestore(&qp->sq_lock, flags);
-			return;
-		}
-		done = qp->sq[qp->sq_head & (qp->sq_size - 1)];
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	while (qp->sq_head != qp->sq_tx) {
+		w = &qp->sq[qp->sq_head & (qp->sq_size - 1)];
+		if (!w->done)
+			break;
+		todo |= xiw_sq_complete_one(qp, w, w->status);
 		xiw_usq_release(qp, qp->sq_head);
 		qp->sq_head++;
-		spin_unlock_irqrestore(&qp->sq_lock, flags);
-		xiw_sq_complete_one(qp, &done, done.status);
 	}
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	xiw_cq_kick(qp->ibqp.send_cq, todo);
 }
 
-static void xiw_rq_flush_one(struct xiw_qp *qp, u64 wr_id)
+/* Under rq_lock; XIW_CQ_* */
+static int xiw_rq_flush_one(struct xiw_qp *qp, u64 wr_id)
 {
 	struct ib_wc wc = {
 		.wr_id = wr_id,
@@ -375,67 +376,60 @@ static void xiw_rq_flush_one(struct xiw_qp *qp, u64 wr_id)
 		.qp = &qp->ibqp,
 	};
 
-	xiw_cq_post(qp->ibqp.recv_cq, &wc, false);
+	return xiw_cq_add(qp->ibqp.recv_cq, &wc, false);
 }
 
 /*
- * Flushes every outstanding work request with IB_WC_WR_FLUSH_ERR, in
- * order. The caller holds tx_mutex, so no message is being transmitted.
+ * Flushes every outstanding work request with IB_WC_WR_FLUSH_ERR, in order
+ * (one that already finished keeps its own status). The caller holds
+ * tx_mutex and keeps receive out, so nothing is transmitted or placed
+ * meanwhile. Work a process posts during the flush is taken once, so a
+ * busy poster cannot keep it running.
  */
 void xiw_qp_flush(struct xiw_qp *qp)
 {
-	struct xiw_swqe w;
+	struct xiw_swqe *w;
 	unsigned long flags;
-	u64 wr_id;
+	u32 n = 0;
+	int todo = 0;
 
-	for (;;) {
-		spin_lock_irqsave(&qp->sq_lock, flags);
-		xiw_qp_pull_usq(qp);
-		if (qp->sq_head == qp->sq_tail) {
-			qp->sq_tx = qp->sq_tail;
-			qp->reads_out = 0;
-			qp->irq_head = qp->irq_tail;
-			spin_unlock_irqrestore(&qp->sq_lock, flags);
-			break;
-		}
-		w = qp->sq[qp->sq_head & (qp->sq_size - 1)];
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	xiw_qp_pull_usq(qp);
+	while (qp->sq_head != qp->sq_tail) {
+		w = &qp->sq[qp->sq_head & (qp->sq_size - 1)];
+		todo |= xiw_sq_complete_one(qp, w, w->done ? w->status :
+					    IB_WC_WR_FLUSH_ERR);
 		if (qp->usq)
 			xiw_uslot_free(&qp->usq[qp->sq_head &
 						(qp->sq_size - 1)].flags);
 		qp->sq_head++;
-		if ((s32)(qp->sq_tx - qp->sq_head) < 0)
-			qp->sq_tx = qp->sq_head;
-		/* Work the process posted meanwhile flushes too. */
-		xiw_qp_pull_usq(qp);
-		spin_unlock_irqrestore(&qp->sq_lock, flags);
-		xiw_sq_complete_one(qp, &w, IB_WC_WR_FLUSH_ERR);
 	}
-	for (;;) {
-		spin_lock_irqsave(&qp->rq_lock, flags);
-		if (qp->rx_wqe_valid) {
-			qp->rx_wqe_valid = false;
-			wr_id = qp->rx_wqe.wr_id;
-		} else if (qp->urq) {
-			struct siw_rqe *r = &qp->urq[qp->urq_get &
-						     (qp->rq_size - 1)];
+	qp->sq_tx = qp->sq_tail;
+	qp->reads_out = 0;
+	qp->irq_head = qp->irq_tail;
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	xiw_cq_kick(qp->ibqp.send_cq, todo);
 
-			if (!xiw_uslot_valid(&r->flags)) {
-				spin_unlock_irqrestore(&qp->rq_lock, flags);
-				break;
-			}
-			wr_id = READ_ONCE(r->id);
-			xiw_uslot_free(&r->flags);
-			qp->urq_get++;
-		} else if (qp->rq_head != qp->rq_tail) {
-			wr_id = qp->rq[qp->rq_head & (qp->rq_size - 1)].wr_id;
-			qp->rq_head++;
-		} else {
-			spin_unlock_irqrestore(&qp->rq_lock, flags);
-			break;
-		}
-		spin_unlock_irqrestore(&qp->rq_lock, flags);
-		xiw_rq_flush_one(qp, wr_id);
+	todo = 0;
+	spin_lock_irqsave(&qp->rq_lock, flags);
+	if (qp->rx_wqe_valid) {
+		qp->rx_wqe_valid = false;
+		todo |= xiw_rq_flush_one(qp, qp->rx_wqe.wr_id);
 	}
+	while (qp->urq && n++ < qp->rq_size) {
+		struct siw_rqe *r = &qp->urq[qp->urq_get & (qp->rq_size - 1)];
+
+		if (!xiw_uslot_valid(&r->flags))
+			break;
+		todo |= xiw_rq_flush_one(qp, READ_ONCE(r->id));
+		xiw_uslot_free(&r->flags);
+		qp->urq_get++;
+	}
+	while (!qp->urq && qp->rq_head != qp->rq_tail)
+		todo |= xiw_rq_flush_one(qp, qp->rq[qp->rq_head++ &
+						     (qp->rq_size - 1)].wr_id);
+	spin_unlock_irqrestore(&qp->rq_lock, flags);
+	xiw_cq_kick(qp->ibqp.recv_cq, todo);
 }
 
 /* ---- SGE lists ------------------------------------------------------------ */
@@ -521,9 +515,12 @@ static s64 xiw_sge_check(struct xiw_qp *qp, const struct ib_sge *sge,
 static int xiw_swqe_local(struct xiw_qp *qp, struct xiw_swqe *w,
 			  const struct ib_send_wr *wr)
 {
+	bool flushed = READ_ONCE(qp->state) == IB_QPS_ERR;
 	int rc;
 
-	if (wr->opcode == IB_WR_REG_MR)
+	if (flushed)
+		rc = 0;		/* in ERROR nothing runs: it flushes */
+	else if (wr->opcode == IB_WR_REG_MR)
 		rc = xiw_mr_register(qp, reg_wr(wr));
 	else
 		rc = xiw_mr_invalidate(to_xiw_dev(qp->ibqp.device),
@@ -536,7 +533,7 @@ static int xiw_swqe_local(struct xiw_qp *qp, struct xiw_swqe *w,
 	w->opcode = wr->opcode;
 	if (wr->send_flags & IB_SEND_SIGNALED || qp->sq_sig_all)
 		w->flags |= XIW_WQE_SIGNALED;
-	w->done = 1;
+	w->done = !flushed;
 	return 0;
 }
 

@@ -100,24 +100,24 @@ static void xiw_rx_send_end(struct xiw_qp *qp, const struct xiw_seg *seg)
 		.byte_len = seg->mo + seg->len,
 	};
 	unsigned long flags;
-	bool valid;
+	int todo = 0;
 
 	if (!seg->last)
-		return;
-	spin_lock_irqsave(&qp->rq_lock, flags);
-	valid = qp->rx_wqe_valid;
-	qp->rx_wqe_valid = false;
-	spin_unlock_irqrestore(&qp->rq_lock, flags);
-	if (!valid)
 		return;
 	wc.wr_id = qp->rx_wqe.wr_id;
 	if (qp->rx_inval) {
 		wc.wc_flags = IB_WC_WITH_INVALIDATE;
 		wc.ex.invalidate_rkey = qp->rx_inval;
 	}
-	xiw_cq_post(qp->ibqp.recv_cq, &wc,
-		    seg->opcode == XIW_OP_SEND_SE ||
-		    seg->opcode == XIW_OP_SEND_SE_INV);
+	/* Under rq_lock: a flush either took the receive or sees it done. */
+	spin_lock_irqsave(&qp->rq_lock, flags);
+	if (qp->rx_wqe_valid)
+		todo = xiw_cq_add(qp->ibqp.recv_cq, &wc,
+				  seg->opcode == XIW_OP_SEND_SE ||
+				  seg->opcode == XIW_OP_SEND_SE_INV);
+	qp->rx_wqe_valid = false;
+	spin_unlock_irqrestore(&qp->rq_lock, flags);
+	xiw_cq_kick(qp->ibqp.recv_cq, todo);
 }
 
 static int xiw_rx_write_begin(struct xiw_qp *qp, const struct xiw_seg *seg)

@@ -129,6 +129,8 @@ static bool xiw_tx_pick(struct xiw_qp *qp, struct xiw_msg *m)
 		m->src_stag = w->rkey;
 		m->src_to = w->remote_addr;
 		qp->reads_out++;
+		/* Its response completes it: nothing to mark once sent. */
+		qp->tx_cur = ~0U;
 		break;
 	case IB_WR_SEND_WITH_INV:
 		m->opcode = w->flags & XIW_WQE_SOLICITED ? XIW_OP_SEND_SE_INV :
@@ -161,8 +163,7 @@ static void xiw_tx_message_sent(struct xiw_qp *qp)
 		return;
 	spin_lock_irqsave(&qp->sq_lock, flags);
 	w = &qp->sq[qp->tx_cur & (qp->sq_size - 1)];
-	if (!xiw_wr_is_read(w->opcode))
-		w->done = 1;
+	w->done = 1;
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	qp->tx_cur = ~0U;
 	xiw_qp_complete_sq(qp);
@@ -195,6 +196,18 @@ static int xiw_tx_build(struct xiw_qp *qp)
 	return n;
 }
 
+/* Flush with receive held off (it runs under the socket lock). */
+static void xiw_tx_flush(struct xiw_qp *qp)
+{
+	struct sock *sk = qp->tx_sock ? qp->tx_sock->sk : NULL;
+
+	if (sk)
+		lock_sock(sk);
+	xiw_qp_flush(qp);
+	if (sk)
+		release_sock(sk);
+}
+
 static void xiw_tx_work(struct work_struct *work)
 {
 	struct xiw_qp *qp = container_of(work, struct xiw_qp, tx_work);
@@ -204,7 +217,7 @@ static void xiw_tx_work(struct work_struct *work)
 	mutex_lock(&qp->tx_mutex);
 	if (READ_ONCE(qp->state) == IB_QPS_ERR && !qp->term_pending &&
 	    qp->tx_off == qp->tx_len) {
-		xiw_qp_flush(qp);
+		xiw_tx_flush(qp);
 		drop = qp->tx_sock;	/* still connected: close */
 		goto out;
 	}
@@ -232,7 +245,7 @@ static void xiw_tx_work(struct work_struct *work)
 	}
 	if (READ_ONCE(qp->state) == IB_QPS_ERR && qp->tx_off == qp->tx_len) {
 		drop = true;	/* the TERMINATE, if any, is out */
-		xiw_qp_flush(qp);
+		xiw_tx_flush(qp);
 	}
 out:
 	mutex_unlock(&qp->tx_mutex);

@@ -48,6 +48,7 @@ struct xiw_cq {
 	u32 head;			/* producer */
 	u32 tail;			/* consumer */
 	enum ib_cq_notify_flags notify;
+	bool overflowed;		/* a completion was lost: CQ in error */
 	/* User CQ: the siw ABI ring, then its control word. */
 	struct siw_cqe *uring;
 	struct siw_cq_ctrl *uctrl;
@@ -269,7 +270,10 @@ int xiw_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 int xiw_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int xiw_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc);
 int xiw_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
-void xiw_cq_post(struct ib_cq *ibcq, const struct ib_wc *wc, bool solicited);
+#define XIW_CQ_NOTIFY	0x1
+#define XIW_CQ_OVERFLOW	0x2
+int xiw_cq_add(struct ib_cq *ibcq, const struct ib_wc *wc, bool solicited);
+void xiw_cq_kick(struct ib_cq *ibcq, int todo);
 
 /* mr.c */
 struct ib_mr *xiw_get_dma_mr(struct ib_pd *pd, int access);

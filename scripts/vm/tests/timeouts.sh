@@ -26,8 +26,9 @@ barrier setup || exit 1
 
 # VM 1 plays the silent responder, VM 0's xiw initiates.
 if [ "$VM_IDX" = 1 ]; then
-	$PEER silent-server 7480 > "$OUT/peer-reply.txt" 2>&1 &
+	$PEER silent-server 7480 "$OUT/listening" > "$OUT/peer-reply.txt" 2>&1 &
 	peer=$!
+	retry 30 test -e "$OUT/listening"
 	barrier reply-listen 60
 	check reply-peer wait $peer
 	cat "$OUT/peer-reply.txt"
