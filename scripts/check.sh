@@ -171,7 +171,7 @@ vm_tier() {	# kind tests timeout
 }
 t0=$SECONDS
 vm_tier stock "selftest cm user timeouts" 1000
-vm_tier debug "kunit selftest cm user timeouts" 3000
+vm_tier debug "kunit selftest cm user timeouts" 3600
 echo "  (vm tier: $((SECONDS - t0)) s)" >&2
 
 # ---- conformance ----------------------------------------------------------

@@ -37,33 +37,13 @@ bw xiw-nocrc xiw0
 rdma link delete xiw0 && rmmod xiw
 
 # Plain TCP with the same message size, for the ceiling.
-tcp() {
-	python3 - "$@" <<'EOP'
-import socket, sys, time
-role, host, secs = sys.argv[1], sys.argv[2], float(sys.argv[3])
-if role == "server":
-    ls = socket.socket(); ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    ls.bind((host, 7490)); ls.listen(1); s, _ = ls.accept()
-    while s.recv(1 << 20):
-        pass
-else:
-    for _ in range(20):
-        try:
-            s = socket.create_connection((host, 7490)); break
-        except OSError:
-            time.sleep(1)
-    buf, n, t0 = b"x" * 65536, 0, time.monotonic()
-    while time.monotonic() - t0 < secs:
-        s.sendall(buf); n += len(buf)
-    print("tcp %.2f" % (n / (time.monotonic() - t0) / 1e6))
-EOP
-}
+TCP="python3 $XIW_TOP/scripts/vm/tcp_bw.py"
 barrier tcp-go 60
 if [ "$VM_IDX" = 1 ]; then
-	timeout $((SECS + 60)) tcp server "$MY_IP" "$SECS"
+	timeout $((SECS + 60)) $TCP server "$MY_IP" "$SECS"
 else
 	sleep 2
-	timeout $((SECS + 60)) tcp client "$PEER_IP" "$SECS" >> "$OUT/bench"
+	timeout $((SECS + 60)) $TCP client "$PEER_IP" "$SECS" >> "$OUT/bench"
 	check measured test -s "$OUT/bench"
 fi
 barrier tcp-done $((SECS + 120))

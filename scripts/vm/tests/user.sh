@@ -24,7 +24,7 @@ pair() {
 	else
 		barrier "$1-go" 60
 		sleep 2
-		check "$1-client" retry 10 timeout 120 sh -c "$3"
+		check "$1-client" retry 30 timeout 120 sh -c "$3"
 	fi
 	barrier "$1-done" 200
 }
