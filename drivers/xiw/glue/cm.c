@@ -78,10 +78,6 @@ struct xiw_cep {
 static struct workqueue_struct *xiw_cm_wq;
 static atomic_t xiw_cep_count = ATOMIC_INIT(0);
 
-static const struct xiw_env xiw_cm_env = {
-	.crc32c_update = xiw_crc32c_update,
-};
-
 static void xiw_cep_release(struct kref *ref)
 {
 	struct xiw_cep *cep = container_of(ref, struct xiw_cep, ref);
@@ -335,9 +331,9 @@ static void xiw_cep_full_operation(struct xiw_cep *cep)
 		return;
 	cep->full_op = true;
 	xiw_mpa_hs_agreed(cep->hs, &cep->agreed);
-	xiw_mpa_tx_init(cep->tx, &xiw_cm_env, cep->agreed.send_markers,
+	xiw_mpa_tx_init(cep->tx, &xiw_kernel_env, cep->agreed.send_markers,
 			cep->agreed.crc);
-	xiw_mpa_rx_init(cep->rx, &xiw_cm_env, cep->agreed.recv_markers,
+	xiw_mpa_rx_init(cep->rx, &xiw_kernel_env, cep->agreed.recv_markers,
 			cep->agreed.crc);
 }
 

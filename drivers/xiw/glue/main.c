@@ -28,11 +28,6 @@ static_assert(XIW_ENOBUFS == ENOBUFS && XIW_ETIMEDOUT == ETIMEDOUT);
 static_assert(XIW_ECONNREFUSED == ECONNREFUSED);
 static_assert(XIW_EBUSY == EBUSY);
 
-static const struct xiw_env xiw_kernel_env = {
-	.ctx = NULL,
-	.crc32c_update = xiw_crc32c_update,
-};
-
 static int __init xiw_init(void)
 {
 	int rc;

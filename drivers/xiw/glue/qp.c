@@ -283,7 +283,7 @@ void xiw_qp_report_event(struct xiw_qp *qp)
 /* Called by the CM when the connection is gone. */
 void xiw_qp_disconnected(struct xiw_qp *qp)
 {
-	xiw_qp_stream_stop(qp);
+	/* The CM stopped the stream when it closed the socket. */
 	xiw_qp_to_error(qp);
 }
 
@@ -726,7 +726,6 @@ int xiw_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	struct xiw_qp *qp = to_xiw_qp(ibqp);
 	struct xiw_rwqe *r;
 	unsigned long flags;
-	bool flush = false;
 	int rc = 0;
 	s64 len;
 
@@ -757,8 +756,7 @@ int xiw_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	spin_unlock_irqrestore(&qp->rq_lock, flags);
 	if (rc)
 		*bad = wr;
-	flush = xiw_qp_in_error(qp);
-	if (flush)
+	if (xiw_qp_in_error(qp))
 		xiw_qp_kick(qp);
 	return rc;
 }

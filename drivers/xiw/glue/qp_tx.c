@@ -22,10 +22,6 @@
 
 static struct workqueue_struct *xiw_tx_wq;
 
-static const struct xiw_env xiw_tx_env = {
-	.crc32c_update = xiw_crc32c_update,
-};
-
 void xiw_qp_kick(struct xiw_qp *qp)
 {
 	queue_work(xiw_tx_wq, &qp->tx_work);
@@ -275,8 +271,8 @@ int xiw_qp_stream_start(struct xiw_qp *qp, struct socket *sock,
 	u32 size;
 
 	mutex_lock(&qp->tx_mutex);
-	xiw_stx_init(qp->stx, &xiw_tx_env, tx);
-	xiw_srx_init(qp->srx, &xiw_tx_env, rx);
+	xiw_stx_init(qp->stx, &xiw_kernel_env, tx);
+	xiw_srx_init(qp->srx, &xiw_kernel_env, rx);
 	size = xiw_stx_fpdu_max(qp->stx);
 	buf = kmalloc(size, GFP_KERNEL);
 	if (!buf) {

@@ -344,6 +344,7 @@ void xiw_mmap_free(struct rdma_user_mmap_entry *e);
 int xiw_crc_init(void);
 void xiw_crc_exit(void);
 const char *xiw_crc_driver(void);
+extern const struct xiw_env xiw_kernel_env;
 int xiw_crc32c_update(void *ctx, xiw_u32 *state, const void *buf,
 		      xiw_size len);
 
