@@ -68,9 +68,9 @@ TEST(MpaNegotiate, CrcPreferredReplyEchoesTheRequest) {
 TEST(MpaNegotiate, CrcSuppressedOnlyWhenBothSidesAgree) {
   const Policy p = with_crc(CrcPolicy::suppress);
   EXPECT_FALSE(request(p).flags.has(FrameFlags::c));
-  // C in either frame means CRC for both directions.
+  // C in either frame means CRC for both directions, and the Reply says so.
   Accepted a = accept(p, request(with_crc(CrcPolicy::required)));
-  EXPECT_FALSE(a.reply.flags.has(FrameFlags::c));
+  EXPECT_TRUE(a.reply.flags.has(FrameFlags::c));
   EXPECT_TRUE(a.d.value.crc);
   Accepted b = accept(p, request(p));
   EXPECT_FALSE(b.d.value.crc);

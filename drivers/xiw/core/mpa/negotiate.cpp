@@ -19,17 +19,11 @@ constexpr u16 wire_depth(u16 want, u16 max) { return want == kIrdOrdMax ? kIrdOr
 
 Failure fail(Failure::Action action, MpaError code, int error) { return {action, code, error}; }
 
-// C in a Reply (RFC 5044 section 7.1: C in either frame turns CRC on).
+// C in a Reply (RFC 5044 section 7.1: C in either frame turns CRC on). A
+// Responder that does not require CRC echoes the Request's C, so the Reply
+// says what the connection does; peers that require CRC check it there.
 bool reply_crc(const Policy& policy, const StartupFrame& request) {
-  switch (policy.crc) {
-    case CrcPolicy::required:
-      return true;
-    case CrcPolicy::preferred:
-      return request.flags.has(FrameFlags::c);
-    case CrcPolicy::suppress:
-      break;
-  }
-  return false;
+  return policy.crc == CrcPolicy::required || request.flags.has(FrameFlags::c);
 }
 
 u8 base_flags(const Policy& policy, bool crc) {
