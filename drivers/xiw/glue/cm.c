@@ -963,12 +963,16 @@ int xiw_iw_reject(struct iw_cm_id *id, const void *pdata, u8 len)
 int xiw_iw_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 {
 	struct xiw_device *xdev = to_xiw_dev(id->device);
+	struct xiw_mpa_policy pol;
 	struct xiw_cep *cep;
 	struct socket *s;
 	int rc;
 
 	pr_debug("xiw: connect qpn %u to %pISpc\n", p->qpn, &id->remote_addr);
-	if (p->private_data_len > XIW_MPA_PD_MAX)
+	/* Refused here, not later in the Request: RFC 6581 takes 4 of 512. */
+	xiw_params_policy(&pol);
+	if (p->private_data_len >
+	    XIW_MPA_PD_MAX - (pol.rev >= 2 ? XIW_MPA_ENH_LEN : 0))
 		return -EINVAL;
 	cep = xiw_cep_alloc(xdev);
 	if (!cep)
@@ -1005,10 +1009,8 @@ int xiw_iw_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 			    sizeof(id->remote_addr), O_NONBLOCK);
 	if (rc == -EINPROGRESS || rc == 0) {
 		struct xiw_mpa_step t = { .timer = XIW_MPA_TIMER_ARM };
-		struct xiw_mpa_policy pol;
 
 		/* The Reply timeout also bounds the TCP connect. */
-		xiw_params_policy(&pol);
 		t.timer_ms = pol.reply_ms;
 		if (t.timer_ms)
 			xiw_cep_timer(cep, &t);
