@@ -24,10 +24,11 @@
  *
  * FRWR (client frwr=1, after the data checks), the NFS-over-RDMA pattern
  * on MRs of 16 scattered pages: an RDMA READ_WITH_INV into a registered
- * sink leaves its STag invalid (REG_MR succeeds on it again, a second
- * LOCAL_INV fails); the server, asked with "WINV" (addr, rkey, len, seed),
- * WRITEs into a registered MR and answers with SEND_WITH_INV, which the
- * client sees as IB_WC_WITH_INVALIDATE of that rkey with the data placed;
+ * sink leaves its STag invalid (REG_MR succeeds on it again; with
+ * inv_probe, a second LOCAL_INV fails at post time); the server, asked
+ * with "WINV" (addr, rkey, len, seed), WRITEs into a registered MR and
+ * answers with SEND_WITH_INV, which the client sees as
+ * IB_WC_WITH_INVALIDATE of that rkey with the data placed;
  * a second WINV to the now invalid rkey is refused by the client's RNIC
  * (TERMINATE), so its posted receive flushes and its QP reports
  * IB_EVENT_QP_ACCESS_ERR. Result " frwr=ok" or
@@ -63,6 +64,10 @@ static bool data;
 module_param(data, bool, 0444);
 static bool frwr;
 module_param(frwr, bool, 0444);
+static bool inv_probe = true;
+module_param(inv_probe, bool, 0444);
+MODULE_PARM_DESC(inv_probe,
+		 "after READ_WITH_INV expect LOCAL_INV of the sink to fail at post time (xiw; siw fails it in a completion, ending the QP)");
 static char result[256] = "none";
 module_param_string(result, result, sizeof(result), 0444);
 MODULE_PARM_DESC(result, "what the test saw (read-only)");
@@ -99,7 +104,7 @@ static DEFINE_MUTEX(cmt_lock);
 static DECLARE_COMPLETION(client_done);
 static int requests, established, disconnected, rejected;
 static int last_pd_len, last_pd_ok, last_ird, last_ord;
-static u8 pattern[256];
+static u8 pattern[255];	/* rdma_conn_param's limit on private data */
 static atomic_t qp_event = ATOMIC_INIT(-1);	/* the client QP's last */
 
 static void cmt_qp_event(struct ib_event *ev, void *ctx)
@@ -586,7 +591,7 @@ static int cmt_read_inv(struct cmt_check *t, struct cmt_mr *m)
 		return -EBADMSG;
 	t->step = "read-inv-invalidated";
 	inv.ex.invalidate_rkey = m->mr->lkey;
-	if (!ib_post_send(t->c->id->qp, &inv, NULL))
+	if (inv_probe && !ib_post_send(t->c->id->qp, &inv, NULL))
 		return -EEXIST;	/* it was still valid */
 	return cmt_mr_reg(t, m, IB_ACCESS_LOCAL_WRITE) ?:
 	       cmt_local_inv(t, m->mr->lkey);
@@ -744,7 +749,7 @@ static int server_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 		last_ord = ev->param.conn.initiator_depth;
 		if (READ_ONCE(reject) || nserved == ARRAY_SIZE(served)) {
 			rejected++;
-			rdma_reject(id, pattern, min(pd_len, 196),
+			rdma_reject(id, pattern, pd_len,
 				    IB_CM_REJ_CONSUMER_DEFINED);
 			destroy = 1;	/* rdma_cm destroys the id */
 			break;
@@ -756,7 +761,7 @@ static int server_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 			break;
 		}
 		cp.private_data = pattern;
-		cp.private_data_len = min(pd_len, 196);
+		cp.private_data_len = pd_len;
 		cp.responder_resources = min_t(int, ird, ev->param.conn.responder_resources);
 		cp.initiator_depth = min_t(int, ord, ev->param.conn.initiator_depth);
 		rc = rdma_accept(id, &cp);
@@ -849,7 +854,7 @@ static int __init cmt_init(void)
 
 	for (i = 0; i < sizeof(pattern); i++)
 		pattern[i] = i * 7 + 1;
-	if (pd_len < 0 || pd_len > 196)
+	if (pd_len < 0 || pd_len > sizeof(pattern))
 		return -EINVAL;
 	rc = cmt_sockaddr(&sin);
 	if (rc)

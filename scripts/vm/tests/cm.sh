@@ -102,6 +102,11 @@ done
 run p2p-no-match "echo Y > $P/mpa_peer_to_peer; echo N > $P/mpa_rtr_write; echo N > $P/mpa_rtr_read" \
 	"echo N > $P/mpa_rtr_send; echo N > $P/mpa_rtr_write" "" \
 	'^error=' 'requests=1 established=0'
+# The most private data rdma_cm can carry (its length is 8 bits wide
+# there): 255 octets for the ULP, 259 on the wire with the RFC 6581 prefix.
+SERVER_ARGS=pd_len=255
+run pd-255 "" "" "pd_len=255" \
+	'^established .*pd_len=255 pd_ok=1' 'requests=1 established=1 .*pd_len=255 pd_ok=1'
 SERVER_ARGS=reject=1
 run reject "" "" "pd_len=40" \
 	'^rejected status=-111 pd_len=16 pd_ok=1' 'requests=1 established=0 .*rejected=1'
