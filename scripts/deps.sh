@@ -6,7 +6,7 @@
 # Runs `apt-get update` at most once per invocation, and only when
 # something is missing.
 #
-# Usage: scripts/deps.sh TIER...   (tiers: build host style kbuild vm)
+# Usage: scripts/deps.sh TIER...   (tiers: build host style kbuild vm wire)
 set -euo pipefail
 
 # Packages by tier. Versioned kernel packages are resolved at run time.
@@ -19,7 +19,8 @@ tier_kbuild="bc bison flex libelf-dev libssl-dev cpio xz-utils kmod
 	linux-source-6.12"
 tier_vm="qemu-system-x86 busybox-static cpio xz-utils zstd kmod rdma-core
 	ibverbs-utils ibverbs-providers rdmacm-utils perftest iproute2
-	iputils-ping"
+	iputils-ping gcc librdmacm-dev libibverbs-dev"
+tier_wire="tshark python3"
 
 updated=0
 apt_update() {

@@ -60,3 +60,12 @@ load_module() {
 	done
 	insmod "$@"
 }
+
+# siw_ko VARIANT: the path of that siw variant's siw.ko in this VM.
+siw_ko() {
+	for kv in $SIW_KOS; do
+		[ "${kv%%=*}" = "$1" ] && { echo "/run/host${kv#*=}"; return 0; }
+	done
+	echo "siw_ko: variant $1 was not built (SIW_VARIANTS)" >&2
+	return 1
+}

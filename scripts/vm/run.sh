@@ -4,7 +4,14 @@
 # Boot harness VMs, run test scripts in them, collect per-case results.
 #
 #   run.sh --kernel stock|debug --tests "selftest kunit" [--vms 2]
-#          [--timeout SECONDS] [--out DIR] [--results FILE]
+#          [--timeout SECONDS] [--out DIR] [--results FILE] [--pcap]
+#
+# --pcap records every frame on VM 0's NIC into DIR/wire.pcap (QEMU's
+# filter-dump, outside the guests, so capturing costs them nothing).
+# SIW_VARIANTS (environment) names the siw variants (scripts/vm/siw.sh) the
+# tests may load besides stock siw; INTEROP (fast or full), INTEROP_CELLS
+# (a regular expression) and INTEROP_SIW_BUGS (Y) choose the cells of the
+# interop test, CM_CASES the cases of the cm test.
 #
 # Topology (see Documentation/testing.rst): each VM has one vCPU under QEMU
 # TCG, the host's / as a read-only 9p root, a writable 9p share for results
@@ -19,7 +26,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 
-kind=stock tests=selftest vms=2 timeout=600 out="" results=/dev/stdout
+kind=stock tests=selftest vms=2 timeout=600 out="" results=/dev/stdout pcap=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kind=$2; shift 2 ;;
@@ -28,6 +35,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--results) results=$2; shift 2 ;;
+	--pcap) pcap=1; shift ;;
 	*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -54,7 +62,18 @@ esac
 
 make -C "$top" module KDIR="$kdir" >"$out.xiw-build.log" 2>&1 ||
 	{ tail -n 20 "$out.xiw-build.log" >&2; exit 1; }
+# The user-space pattern checker, run in the VMs from the host's tree.
+pattern=$top/build/user/xiw_pattern
+mkdir -p "$(dirname "$pattern")"
+gcc -O2 -Wall -Wextra -Werror -o "$pattern" "$top/userspace-tests/rdma/xiw_pattern.c" \
+	-lrdmacm -libverbs || exit 1
 siw_ko=$("$here/siw.sh" "$kdir") || exit 1
+siw_kos=stock=$siw_ko
+for v in ${SIW_VARIANTS:-}; do
+	[ "$v" = stock ] && continue
+	ko=$("$here/siw.sh" "$kdir" "$v") || exit 1
+	siw_kos="$siw_kos $v=$ko"
+done
 
 # ---- the run's shared directory ------------------------------------------
 rm -rf "$out" && mkdir -p "$out/share"
@@ -68,6 +87,11 @@ XIW_KO=$top/build/$rel/xiw.ko
 XIW_KUNIT_KO=$top/build/$rel/kunit/xiw_kunit.ko
 XIW_CMTEST_KO=$top/build/$rel/testmod/xiw_cmtest.ko
 SIW_KO=$siw_ko
+XIW_PATTERN=$pattern
+SIW_KOS="$siw_kos"
+INTEROP=${INTEROP:-fast}
+INTEROP_SIW_BUGS=${INTEROP_SIW_BUGS:-N}
+INTEROP_CELLS="${INTEROP_CELLS:-}"
 MODULES_DIR=$modules_dir
 CM_CASES="${CM_CASES:-}"
 EOV
@@ -89,7 +113,8 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 # is off because KASAN kernels hit a wild-memory-access report in early
 # boot with it under TCG (identify_cpu, before any module is loaded).
 boot_vm() {	# index netdev-mode
-	local i=$1 init=$top/scripts/vm/guest-init.sh append
+	local i=$1 init=$top/scripts/vm/guest-init.sh append dump=""
+	[ "$pcap" = 1 ] && [ "$i" = 0 ] && dump=$out/wire.pcap
 	append="console=ttyS0 panic=-1 xiw.vm=$i xiw.init=$init"
 	append="$append root=host0 rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=512000 ro"
 	[ -z "$initrd" ] && append="$append init=$init"
@@ -103,6 +128,7 @@ boot_vm() {	# index netdev-mode
 		-device virtio-9p-pci,fsdev=share,mount_tag=xiwout \
 		-netdev "socket,id=n0,$2" \
 		-device virtio-net-pci,netdev=n0,mac=52:54:00:77:00:0$((i + 1)) \
+		${dump:+-object "filter-dump,id=dump0,netdev=n0,file=$dump"} \
 		>"$out/vm$i.qemu.log" 2>&1 &
 	pids+=($!)
 }

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Stock rdma-core tools over xiw, unchanged, between two VMs: the
+# Stock rdma-core tools over xiw, unchanged, between two VMs (and our own
+# pattern checker, userspace-tests/rdma/xiw_pattern.c): the
 # distribution's siw provider drives xiw through the siw user ABI (mapped
 # SQ, RQ and CQ rings, the post_send doorbell, user MRs). VM 0 serves, VM 1
 # connects; each pair is one case. Sizes and counts are small: the VMs run
@@ -33,6 +34,9 @@ pair rping "rping -s -a $MY_IP -V -C 20 -S 4096" "rping -c -a $PEER_IP -V -C 20 
 pair rping-large "rping -s -a $MY_IP -V -C 4 -S 65535" "rping -c -a $PEER_IP -V -C 4 -S 65535"
 pair ucmatose "ucmatose -b $MY_IP -c 2 -C 10 -S 1000" "ucmatose -s $PEER_IP -c 2 -C 10 -S 1000"
 pair rdma-server "rdma_server -s $MY_IP" "rdma_client -s $PEER_IP"
+# Ours: SEND echo from three SGEs, inline SEND, RDMA WRITE read back by
+# RDMA READ, 0 B to 1 MiB, every byte and completion field checked.
+pair pattern "$XIW_PATTERN -s $MY_IP" "$XIW_PATTERN -c $PEER_IP"
 # perftest through rdma_cm (-R); each checks its own completions.
 for t in write_bw read_bw send_bw write_lat read_lat send_lat; do
 	pair "ib_$t" "ib_$t -R -d xiw0 -n 200 -s 65536 -F" \

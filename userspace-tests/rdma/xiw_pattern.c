@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xiw_pattern: a user-space RDMA pattern checker over librdmacm and
+ * libibverbs, for the VM tests. It runs on any iWARP device the
+ * distribution's providers drive (xiw and upstream siw alike).
+ *
+ *   xiw_pattern -s ADDR [-p PORT]      serve one connection
+ *   xiw_pattern -c ADDR [-p PORT]      connect and check
+ *
+ * The server registers a 1 MiB buffer open to remote reads and writes,
+ * sends its address, rkey and length ("INFO"), then echoes every SEND it
+ * receives until "DONE". The client, for each size 0, 1, 4095, 4096,
+ * 65536 and 1 MiB:
+ *
+ *   - SENDs a pattern from three SGEs and checks the echo byte for byte
+ *     (IBV_WC_SEND for its SEND; IBV_WC_RECV with byte_len == size);
+ *   - for sizes up to the QP's inline limit, does the same with an
+ *     inline SEND;
+ *   - RDMA WRITEs another pattern from three SGEs, unsignaled, then RDMA
+ *     READs it back, signaled, and checks it byte for byte: the READ must
+ *     be the only completion (IBV_WC_RDMA_READ, byte_len == size).
+ *
+ * Every completion's status, opcode, wr_id and byte_len are checked. It
+ * prints "ok sends=N inline=N writes=N reads=N" and exits 0, or names the
+ * failing step and exits 1.
+ */
+#include <arpa/inet.h>
+#include <endian.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+#include <rdma/rdma_verbs.h>
+
+#define BUF_LEN (1u << 20)
+#define SLOTS 2
+#define INLINE_MAX 64
+
+struct info {
+	uint64_t addr;
+	uint32_t rkey;
+	uint32_t len;
+};
+
+struct peer {
+	struct rdma_cm_id *id;
+	uint8_t *rx[SLOTS], *out, *back;
+	struct ibv_mr *rx_mr[SLOTS], *out_mr, *back_mr;
+	uint32_t max_inline;
+};
+
+static const char *step = "setup";
+
+static int fail(const char *what, int err)
+{
+	fprintf(stderr, "FAIL step=%s: %s (%d)\n", step, what, err);
+	return 1;
+}
+
+static void pattern(uint8_t *p, size_t len, uint32_t seed)
+{
+	for (size_t i = 0; i < len; i++)
+		p[i] = (uint8_t)((i * 31 + seed * 7 + (i >> 8)) & 0xff);
+}
+
+static uint8_t *buffer(struct peer *p, struct ibv_mr **mr, int access)
+{
+	void *b;
+
+	if (posix_memalign(&b, 4096, BUF_LEN + 4096))
+		return NULL;
+	memset(b, 0, BUF_LEN + 4096);
+	*mr = ibv_reg_mr(p->id->pd, b, BUF_LEN + 4096, access);
+	return *mr ? b : NULL;
+}
+
+static int post_recv(struct peer *p, int slot)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)p->rx[slot],
+		.length = BUF_LEN + 4096,
+		.lkey = p->rx_mr[slot]->lkey,
+	};
+	struct ibv_recv_wr wr = { .wr_id = slot, .sg_list = &sge, .num_sge = 1 }, *bad;
+
+	return ibv_post_recv(p->id->qp, &wr, &bad);
+}
+
+#define ANY_WR UINT64_MAX
+
+/* The next completion of the send or receive queue, which must be @opcode
+ * for @wr_id (ANY_WR: any) with @len bytes (len < 0: any). */
+static int expect(struct peer *p, int send, enum ibv_wc_opcode opcode,
+		  uint64_t wr_id, long len, struct ibv_wc *wc)
+{
+	int n = send ? rdma_get_send_comp(p->id, wc) : rdma_get_recv_comp(p->id, wc);
+
+	if (n != 1)
+		return fail("no completion", errno);
+	if (wc->status != IBV_WC_SUCCESS) {
+		fprintf(stderr, "status %s\n", ibv_wc_status_str(wc->status));
+		return fail("completion status", wc->status);
+	}
+	if (wc->opcode != opcode)
+		return fail("completion opcode", wc->opcode);
+	if (wr_id != ANY_WR && wc->wr_id != wr_id)
+		return fail("completion wr_id", (int)wc->wr_id);
+	if (len >= 0 && wc->byte_len != (uint32_t)len) {
+		fprintf(stderr, "byte_len %u, want %ld\n", wc->byte_len, len);
+		return fail("completion byte_len", (int)wc->byte_len);
+	}
+	return 0;
+}
+
+/* Splits [buf, buf + len) into three SGEs (fewer for short buffers). */
+static int three_sges(struct ibv_sge *sge, uint8_t *buf, size_t len, uint32_t lkey)
+{
+	size_t cut[4] = { 0, len / 3, 2 * len / 3, len };
+	int n = 0;
+
+	for (int i = 0; i < 3; i++) {
+		if (cut[i + 1] == cut[i])
+			continue;
+		sge[n].addr = (uintptr_t)(buf + cut[i]);
+		sge[n].length = cut[i + 1] - cut[i];
+		sge[n].lkey = lkey;
+		n++;
+	}
+	return n;
+}
+
+static int post_send(struct peer *p, enum ibv_wr_opcode op, uint8_t *buf, size_t len,
+		     uint32_t lkey, unsigned int flags, uint64_t wr_id,
+		     const struct info *remote)
+{
+	struct ibv_sge sge[3];
+	struct ibv_send_wr wr = {
+		.wr_id = wr_id, .sg_list = sge, .opcode = op, .send_flags = flags,
+	}, *bad;
+
+	wr.num_sge = three_sges(sge, buf, len, lkey);
+	if (remote) {
+		wr.wr.rdma.remote_addr = remote->addr;
+		wr.wr.rdma.rkey = remote->rkey;
+	}
+	return ibv_post_send(p->id->qp, &wr, &bad);
+}
+
+static int alloc_buffers(struct peer *p, int remote)
+{
+	int lw = IBV_ACCESS_LOCAL_WRITE;
+
+	for (int i = 0; i < SLOTS; i++) {
+		p->rx[i] = buffer(p, &p->rx_mr[i], lw);
+		if (!p->rx[i] || post_recv(p, i))
+			return fail("receive buffers", errno);
+	}
+	p->out = buffer(p, &p->out_mr, remote ?
+			lw | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ : lw);
+	p->back = buffer(p, &p->back_mr, lw);
+	if (!p->out || !p->back)
+		return fail("buffers", errno);
+	return 0;
+}
+
+static struct rdma_cm_id *endpoint(const char *addr, const char *port, int passive,
+				   struct peer *p)
+{
+	struct rdma_addrinfo hints = { .ai_port_space = RDMA_PS_TCP }, *res;
+	struct ibv_qp_init_attr attr = {
+		.cap = { .max_send_wr = 16, .max_recv_wr = SLOTS,
+			 .max_send_sge = 3, .max_recv_sge = 1,
+			 .max_inline_data = INLINE_MAX },
+		.qp_type = IBV_QPT_RC,
+	};
+	struct rdma_cm_id *id;
+
+	if (passive)
+		hints.ai_flags = RAI_PASSIVE;
+	if (rdma_getaddrinfo(addr, port, &hints, &res)) {
+		fail("rdma_getaddrinfo", errno);
+		return NULL;
+	}
+	if (rdma_create_ep(&id, res, NULL, &attr)) {
+		fail("rdma_create_ep", errno);
+		id = NULL;
+	}
+	rdma_freeaddrinfo(res);
+	p->max_inline = attr.cap.max_inline_data;
+	return id;
+}
+
+static int serve(const char *addr, const char *port)
+{
+	struct rdma_conn_param param = { .responder_resources = 4, .initiator_depth = 4 };
+	struct peer p = {};
+	struct rdma_cm_id *listen_id = endpoint(addr, port, 1, &p);
+	struct info *info;
+	struct ibv_wc wc;
+	int echoes = 0;
+
+	if (!listen_id)
+		return 1;
+	step = "listen";
+	if (rdma_listen(listen_id, 1) || rdma_get_request(listen_id, &p.id))
+		return fail("rdma_listen/rdma_get_request", errno);
+	if (alloc_buffers(&p, 1))
+		return 1;
+	step = "accept";
+	if (rdma_accept(p.id, &param))
+		return fail("rdma_accept", errno);
+	step = "info";
+	info = (struct info *)p.back;
+	info->addr = htobe64((uintptr_t)p.out);
+	info->rkey = htonl(p.out_mr->rkey);
+	info->len = htonl(BUF_LEN);
+	if (post_send(&p, IBV_WR_SEND, p.back, sizeof(*info), p.back_mr->lkey,
+		      IBV_SEND_SIGNALED, 1, NULL) ||
+	    expect(&p, 1, IBV_WC_SEND, 1, -1, &wc))
+		return 1;
+	step = "echo";
+	for (;;) {
+		int slot;
+		uint32_t len;
+
+		if (expect(&p, 0, IBV_WC_RECV, ANY_WR, -1, &wc))
+			return 1;
+		slot = (int)wc.wr_id;
+		len = wc.byte_len;
+		if (len == 4 && !memcmp(p.rx[slot], "DONE", 4))
+			break;
+		if (post_send(&p, IBV_WR_SEND, p.rx[slot], len, p.rx_mr[slot]->lkey,
+			      IBV_SEND_SIGNALED, 2, NULL) ||
+		    expect(&p, 1, IBV_WC_SEND, 2, -1, &wc) || post_recv(&p, slot))
+			return fail("echo", errno);
+		echoes++;
+	}
+	rdma_disconnect(p.id);
+	printf("ok echoes=%d\n", echoes);
+	return 0;
+}
+
+/* SEND @len pattern bytes (inline or from three SGEs); check the echo. */
+static int check_send(struct peer *p, size_t len, uint32_t seed, int inl)
+{
+	struct ibv_wc wc;
+	int slot;
+
+	pattern(p->out, len, seed);
+	if (post_send(p, IBV_WR_SEND, p->out, len, p->out_mr->lkey,
+		      IBV_SEND_SIGNALED | (inl ? IBV_SEND_INLINE : 0), seed, NULL))
+		return fail("post SEND", errno);
+	if (expect(p, 1, IBV_WC_SEND, seed, -1, &wc) ||
+	    expect(p, 0, IBV_WC_RECV, ANY_WR, (long)len, &wc))
+		return 1;
+	slot = (int)wc.wr_id;
+	if (memcmp(p->rx[slot], p->out, len))
+		return fail("echo differs", (int)len);
+	return post_recv(p, slot) ? fail("post receive", errno) : 0;
+}
+
+/* Unsignaled RDMA WRITE of @len pattern bytes from three SGEs, read back by
+ * a signaled RDMA READ: the READ must be the only completion. */
+static int check_write_read(struct peer *p, size_t len, uint32_t seed,
+			    const struct info *remote)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)p->back, .length = len,
+			       .lkey = p->back_mr->lkey };
+	struct ibv_send_wr rd = {
+		.wr_id = seed, .sg_list = &sge, .num_sge = len ? 1 : 0,
+		.opcode = IBV_WR_RDMA_READ, .send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+	struct ibv_wc wc;
+
+	pattern(p->out, len, seed);
+	memset(p->back, 0xa5, len + 1);
+	rd.wr.rdma.remote_addr = remote->addr;
+	rd.wr.rdma.rkey = remote->rkey;
+	if (post_send(p, IBV_WR_RDMA_WRITE, p->out, len, p->out_mr->lkey, 0,
+		      seed + 1, remote) ||
+	    ibv_post_send(p->id->qp, &rd, &bad))
+		return fail("post WRITE/READ", errno);
+	if (expect(p, 1, IBV_WC_RDMA_READ, seed, (long)len, &wc))
+		return 1;
+	if (memcmp(p->back, p->out, len))
+		return fail("read back differs", (int)len);
+	if (p->back[len] != 0xa5)
+		return fail("READ placed past its end", (int)len);
+	return 0;
+}
+
+static int check(const char *addr, const char *port)
+{
+	static const size_t sizes[] = { 0, 1, 4095, 4096, 65536, BUF_LEN };
+	struct rdma_conn_param param = { .responder_resources = 4, .initiator_depth = 4 };
+	int sends = 0, inl = 0, writes = 0, rc = 0;
+	struct peer p = {};
+	struct info remote;
+	struct ibv_wc wc;
+
+	p.id = endpoint(addr, port, 0, &p);
+	if (!p.id || alloc_buffers(&p, 0))
+		return 1;
+	step = "connect";
+	if (rdma_connect(p.id, &param))
+		return fail("rdma_connect", errno);
+	step = "info";
+	if (expect(&p, 0, IBV_WC_RECV, ANY_WR, sizeof(remote), &wc))
+		return 1;
+	memcpy(&remote, p.rx[wc.wr_id], sizeof(remote));
+	remote.addr = be64toh(remote.addr);
+	remote.rkey = ntohl(remote.rkey);
+	remote.len = ntohl(remote.len);
+	if (remote.len < BUF_LEN || post_recv(&p, (int)wc.wr_id))
+		return fail("info", (int)remote.len);
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]) && !rc; i++) {
+		size_t len = sizes[i];
+		uint32_t seed = 10 * (uint32_t)i + 10;
+
+		step = "send";
+		rc = check_send(&p, len, seed, 0);
+		sends += !rc;
+		if (!rc && len <= p.max_inline) {
+			step = "inline-send";
+			rc = check_send(&p, len, seed + 3, 1);
+			inl += !rc;
+		}
+		if (!rc) {
+			step = "write-read";
+			rc = check_write_read(&p, len, seed + 5, &remote);
+			writes += !rc;
+		}
+		if (rc)
+			fprintf(stderr, "size %zu\n", len);
+	}
+	if (rc)
+		return 1;
+	step = "done";
+	memcpy(p.out, "DONE", 4);
+	if (post_send(&p, IBV_WR_SEND, p.out, 4, p.out_mr->lkey, IBV_SEND_SIGNALED, 9, NULL) ||
+	    expect(&p, 1, IBV_WC_SEND, 9, -1, &wc))
+		return 1;
+	rdma_disconnect(p.id);
+	printf("ok sends=%d inline=%d writes=%d reads=%d\n", sends, inl, writes, writes);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *server = NULL, *client = NULL, *port = "7474";
+	int c;
+
+	while ((c = getopt(argc, argv, "s:c:p:")) != -1) {
+		switch (c) {
+		case 's': server = optarg; break;
+		case 'c': client = optarg; break;
+		case 'p': port = optarg; break;
+		default: goto usage;
+		}
+	}
+	if (!server == !client)
+		goto usage;
+	return server ? serve(server, port) : check(client, port);
+usage:
+	fprintf(stderr, "usage: %s -s ADDR | -c ADDR [-p PORT]\n", argv[0]);
+	return 2;
+}
