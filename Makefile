@@ -7,6 +7,7 @@
 #   make check         every test tier; last line "N passed, N failed"
 #   make demo          two VMs on the stock kernel, xiw0 on each, a report
 #   make bench         ib_write_bw: siw, xiw with and without CRC, TCP
+#   make interop       the full xiw/siw interop matrix with wire checks
 #   make fuzz          every libFuzzer target for FUZZ_TIME s (default 600)
 #   make clean
 #
@@ -31,7 +32,7 @@ BUILD = $(TOP)/build/$(KREL)
 
 MODULE_SOURCES := Kbuild drivers include kunit testmod scripts/Kbuild.cxx scripts/cxx-object-check.sh
 
-.PHONY: all module check demo bench fuzz clean help
+.PHONY: all module check demo bench interop fuzz clean help
 
 all: module
 	@ln -sf $(patsubst $(TOP)/%,%,$(BUILD))/xiw.ko xiw.ko
@@ -52,6 +53,9 @@ demo:
 
 bench:
 	@$(TOP)/scripts/bench.sh
+
+interop:
+	@$(TOP)/scripts/interop.sh
 
 FUZZ_TIME ?= 600
 fuzz:

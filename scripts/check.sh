@@ -157,21 +157,36 @@ echo "  (style tier: $((SECONDS - t0)) s)" >&2
 # Two VMs per kernel (scripts/vm/run.sh): the Debian stock kernel users run,
 # and the debug kernel (KUnit, KASAN, lockdep, kmemleak) built and cached
 # by scripts/vm/debug-kernel.sh.
-vm_tier() {	# kind tests timeout
-	local before after rc
+vm_tier() {	# kind tests timeout [run.sh options]
+	local before after rc kind=$1 tests=$2 timeout=$3 name
+	shift 3
+	name=vm-$kind-${tests// /-}
 	before=$(wc -l < "$results")
-	scripts/vm/run.sh --kernel "$1" --tests "$2" --timeout "$3" \
-		--out "$out/vm-$1" --results "$results"
+	scripts/vm/run.sh --kernel "$kind" --tests "$tests" --timeout "$timeout" \
+		--out "$out/$name" --results "$results" "$@"
 	rc=$?
 	after=$(wc -l < "$results")
 	# A harness that could not even boot must not pass by reporting nothing.
-	[ "$after" -gt "$before" ] || fail "vm-$1/harness"
-	[ $rc = 0 ] || echo "  (vm-$1: run.sh exited $rc)" >&2
+	[ "$after" -gt "$before" ] || fail "$name/harness"
+	[ $rc = 0 ] || echo "  ($name: run.sh exited $rc)" >&2
 	sed -n "$((before + 1)),\$p" "$results"
 }
 t0=$SECONDS
-vm_tier stock "selftest cm user timeouts" 1000
-vm_tier debug "kunit selftest cm user timeouts" 3600
+vm_tier stock "selftest user timeouts" 800
+# The xiw to xiw matrix and xiw against stock upstream siw (the fast
+# interop subset; `make interop` adds the siw variants), on the wire
+# checked by tshark and by our RFC 6581 checker.
+vm_tier stock "cm interop" 1000 --pcap
+if [ -s "$out/vm-stock-cm-interop/wire.pcap" ]; then
+	scripts/wire/check.sh "$out/vm-stock-cm-interop/wire.pcap" vm-stock/wire |
+		tee -a "$results"
+else
+	fail vm-stock/wire/capture
+fi
+# On the debug kernel, the interop cells that take xiw's error paths
+# (refusals, a peer that reports no IRD) and the default one.
+INTEROP_CELLS='default|rev1|markers|pd-253' \
+	vm_tier debug "kunit selftest cm user timeouts interop" 3600
 echo "  (vm tier: $((SECONDS - t0)) s)" >&2
 
 # ---- conformance ----------------------------------------------------------

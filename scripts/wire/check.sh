@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Check a capture of the VM network (scripts/vm/run.sh --pcap) with parsers
+# nobody here wrote and with our own RFC 6581 checker. Prints one
+# "PASS|FAIL PREFIX/<case>" line per case:
+#
+#   tshark-errors  no frame tshark calls malformed, unreassembled or an
+#                  expert error, with its MPA, DDP and RDMAP dissectors
+#   tshark-crc     no FPDU whose CRC32c tshark finds bad, and some checked,
+#                  on connections without Markers
+#   tshark-fpdus   tshark decodes every FPDU our checker finds, direction by
+#                  direction, on connections without Markers (tshark frames
+#                  Markers only where TCP segments hold whole FPDUs, and
+#                  misses the rest silently; mpa-6581 checks them)
+#   mpa-6581       scripts/wire/mpa_check.py: startup frames, RFC 6581
+#                  enhanced data, RTRs, MPA fencing, FPDU and Marker layout,
+#                  CRC32c where Markers are on
+#   negative-control the tshark checks catch one flipped octet in a copy
+#
+# Usage: check.sh CAPTURE PREFIX   (details go to CAPTURE.*.txt)
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+pcap=$1 prefix=$2
+"$here/../deps.sh" wire >&2 || exit 1
+
+verdict() {	# case ok
+	if [ "$2" = 1 ]; then echo "PASS $prefix/$1"; else echo "FAIL $prefix/$1"; fi
+}
+# The MPA heuristic must win over dissectors registered on the ephemeral
+# ports the connections happen to use. The guesses tshark makes about what
+# SEND payloads carry (RPC-over-RDMA, SMB Direct) are off: test payloads
+# are neither, and the guesses call them malformed.
+ts() {
+	tshark -r "$pcap" -o tcp.try_heuristic_first:TRUE \
+		--disable-heuristic rpcrdma_iwarp --disable-heuristic smb_direct_iwarp \
+		"$@" 2>/dev/null
+}
+
+ts -Y '_ws.malformed || _ws.expert.severity == error || _ws.unreassembled' \
+	> "$pcap.errors.txt"
+verdict tshark-errors "$([ ! -s "$pcap.errors.txt" ] && echo 1)"
+
+python3 "$here/mpa_check.py" --fpdus "$pcap" > "$pcap.mpa.txt"
+verdict mpa-6581 "$([ $? = 0 ] && echo 1)"
+
+# CRCs by tshark on the connections without Markers (mpa-6581 checks the
+# others: tshark misframes them).
+unmarked=$(awk '$1 == "markers" { split($2, a, ":"); split($3, b, ":")
+	printf "%s!(ip.addr == %s && ip.addr == %s && tcp.port == %s && tcp.port == %s)",
+	       n++ ? " && " : "", a[1], b[1], a[2], b[2] }' "$pcap.mpa.txt")
+ts -Y "iwarp_mpa.crc_check${unmarked:+ && $unmarked}" -V |
+	grep -oE '(Good|Bad) CRC32' | sort | uniq -c > "$pcap.crc.txt"
+good=$(awk '$2 == "Good" { print $1 }' "$pcap.crc.txt")
+bad=$(awk '$2 == "Bad" { print $1 }' "$pcap.crc.txt")
+verdict tshark-crc "$([ "${bad:-0}" = 0 ] && [ "${good:-0}" -gt 0 ] && echo 1)"
+
+# FPDUs per direction, tshark's count against ours.
+ts -Y iwarp_mpa.fpdu -T fields -e ip.src -e tcp.srcport -e ip.dst -e tcp.dstport \
+	-e iwarp_mpa.ulpdulength |
+	awk '{ n[$1 ":" $2 " " $3 ":" $4] += split($5, a, ",") }
+	     END { for (k in n) print k, n[k] }' > "$pcap.tshark-fpdus.txt"
+awk 'FNR == NR { t[$1 " " $2] = $3; next }
+     $1 == "fpdus" && !($2 " " $3 in marked) {
+	if (t[$2 " " $3] + 0 != $4) { print "direction", $2, $3, "ours", $4, "tshark", t[$2 " " $3] + 0; bad++ }
+     }
+     $1 == "markers" { marked[$2 " " $3]; marked[$3 " " $2] }
+     END { exit bad > 0 }' "$pcap.tshark-fpdus.txt" "$pcap.mpa.txt" > "$pcap.fpdus-diff.txt"
+verdict tshark-fpdus "$([ $? = 0 ] && echo 1)"
+
+# Negative control: the same checks must see one flipped octet. The copy is
+# the capture's first 4000 frames with the last payload octet but ten of
+# the first frame whose FPDU CRC tshark found good turned over.
+first=$(ts -c 4000 -Y 'iwarp_mpa.crc_check' -V | awk '/^Frame [0-9]+:/ { f = $2 }
+	/Good CRC32/ { print f; exit }' | tr -d :)
+bad_copy=$pcap.flipped
+python3 - "$pcap" "$bad_copy" "${first:-0}" <<'EOP'
+import struct, sys
+src, dst, target = sys.argv[1], sys.argv[2], int(sys.argv[3])
+data = bytearray(open(src, "rb").read())
+end = "<" if struct.unpack_from("<I", data, 0)[0] in (0xA1B2C3D4, 0xA1B23C4D) else ">"
+off, n = 24, 0
+while off + 16 <= len(data) and n < 4000:
+    caplen = struct.unpack_from(end + "I", data, off + 8)[0]
+    n += 1
+    if n == target:
+        data[off + 16 + caplen - 10] ^= 0xFF
+    off += 16 + caplen
+open(dst, "wb").write(data[:off])
+EOP
+pcap=$bad_copy
+caught=$( { ts -Y '_ws.malformed || _ws.expert.severity == error || _ws.unreassembled';
+	    ts -Y iwarp_mpa.crc_check -V | grep 'Bad CRC32'; } | wc -l)
+rm -f "$bad_copy"
+verdict negative-control "$([ "${first:-0}" -gt 0 ] && [ "$caught" -gt 0 ] && echo 1)"
