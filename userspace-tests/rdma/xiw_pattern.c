@@ -7,10 +7,12 @@
  *   xiw_pattern -s ADDR [-p PORT]      serve one connection
  *   xiw_pattern -c ADDR [-p PORT]      connect and check
  *
- * The server registers a 1 MiB buffer open to remote reads and writes,
- * sends its address, rkey and length ("INFO"), then echoes every SEND it
- * receives until "DONE". The client, for each size 0, 1, 4095, 4096,
- * 65536 and 1 MiB:
+ * The server registers a 1 MiB buffer open to remote reads and writes and,
+ * once the client has said "HELLO", sends its address, rkey and length
+ * ("INFO"), then echoes every SEND it receives until "DONE". The client
+ * speaks first because an MPA responder in client-server mode may not send
+ * before the initiator has (RFC 5044 startup rules, "MPA fencing"). Then, for
+ * each size 0, 1, 4095, 4096, 65536 and 1 MiB, the client:
  *
  *   - SENDs a pattern from three SGEs and checks the echo byte for byte
  *     (IBV_WC_SEND for its SEND; IBV_WC_RECV with byte_len == size);
@@ -213,6 +215,11 @@ static int serve(const char *addr, const char *port)
 	step = "accept";
 	if (rdma_accept(p.id, &param))
 		return fail("rdma_accept", errno);
+	step = "hello";
+	if (expect(&p, 0, IBV_WC_RECV, ANY_WR, 5, &wc))
+		return 1;
+	if (memcmp(p.rx[wc.wr_id], "HELLO", 5) || post_recv(&p, (int)wc.wr_id))
+		return fail("hello", errno);
 	step = "info";
 	info = (struct info *)p.back;
 	info->addr = htobe64((uintptr_t)p.out);
@@ -308,6 +315,11 @@ static int check(const char *addr, const char *port)
 	step = "connect";
 	if (rdma_connect(p.id, &param))
 		return fail("rdma_connect", errno);
+	step = "hello";
+	memcpy(p.out, "HELLO", 5);
+	if (post_send(&p, IBV_WR_SEND, p.out, 5, p.out_mr->lkey, IBV_SEND_SIGNALED, 8, NULL) ||
+	    expect(&p, 1, IBV_WC_SEND, 8, -1, &wc))
+		return 1;
 	step = "info";
 	if (expect(&p, 0, IBV_WC_RECV, ANY_WR, sizeof(remote), &wc))
 		return 1;
