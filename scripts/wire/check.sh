@@ -6,7 +6,8 @@
 # "PASS|FAIL PREFIX/<case>" line per case:
 #
 #   tshark-errors  no frame tshark calls malformed, unreassembled or an
-#                  expert error, with its MPA, DDP and RDMAP dissectors
+#                  expert error, with its MPA, DDP and RDMAP dissectors, on
+#                  connections without Markers
 #   tshark-crc     no FPDU whose CRC32c tshark finds bad, and some checked,
 #                  on connections without Markers
 #   tshark-fpdus   tshark decodes every FPDU our checker finds, direction by
@@ -37,18 +38,18 @@ ts() {
 		"$@" 2>/dev/null
 }
 
-ts -Y '_ws.malformed || _ws.expert.severity == error || _ws.unreassembled' \
-	> "$pcap.errors.txt"
-verdict tshark-errors "$([ ! -s "$pcap.errors.txt" ] && echo 1)"
-
 python3 "$here/mpa_check.py" --fpdus "$pcap" > "$pcap.mpa.txt"
 verdict mpa-6581 "$([ $? = 0 ] && echo 1)"
 
-# CRCs by tshark on the connections without Markers (mpa-6581 checks the
-# others: tshark misframes them).
+# tshark judges the connections without Markers; it misframes the others
+# (mpa-6581 checks their Markers and CRCs).
 unmarked=$(awk '$1 == "markers" { split($2, a, ":"); split($3, b, ":")
 	printf "%s!(ip.addr == %s && ip.addr == %s && tcp.port == %s && tcp.port == %s)",
 	       n++ ? " && " : "", a[1], b[1], a[2], b[2] }' "$pcap.mpa.txt")
+ts -Y "(_ws.malformed || _ws.expert.severity == error || _ws.unreassembled)${unmarked:+ && $unmarked}" \
+	> "$pcap.errors.txt"
+verdict tshark-errors "$([ ! -s "$pcap.errors.txt" ] && echo 1)"
+
 ts -Y "iwarp_mpa.crc_check${unmarked:+ && $unmarked}" -V |
 	grep -oE '(Good|Bad) CRC32' | sort | uniq -c > "$pcap.crc.txt"
 good=$(awk '$2 == "Good" { print $1 }' "$pcap.crc.txt")
@@ -71,7 +72,7 @@ verdict tshark-fpdus "$([ $? = 0 ] && echo 1)"
 # Negative control: the same checks must see one flipped octet. The copy is
 # the capture's first 4000 frames with the last payload octet but ten of
 # the first frame whose FPDU CRC tshark found good turned over.
-first=$(ts -c 4000 -Y 'iwarp_mpa.crc_check' -V | awk '/^Frame [0-9]+:/ { f = $2 }
+first=$(ts -c 4000 -Y "iwarp_mpa.crc_check${unmarked:+ && $unmarked}" -V | awk '/^Frame [0-9]+:/ { f = $2 }
 	/Good CRC32/ { print f; exit }' | tr -d :)
 bad_copy=$pcap.flipped
 python3 - "$pcap" "$bad_copy" "${first:-0}" <<'EOP'
@@ -89,7 +90,7 @@ while off + 16 <= len(data) and n < 4000:
 open(dst, "wb").write(data[:off])
 EOP
 pcap=$bad_copy
-caught=$( { ts -Y '_ws.malformed || _ws.expert.severity == error || _ws.unreassembled';
-	    ts -Y iwarp_mpa.crc_check -V | grep 'Bad CRC32'; } | wc -l)
+caught=$( { ts -Y "(_ws.malformed || _ws.expert.severity == error || _ws.unreassembled)${unmarked:+ && $unmarked}"
+	    ts -Y "iwarp_mpa.crc_check${unmarked:+ && $unmarked}" -V | grep 'Bad CRC32'; } | wc -l)
 rm -f "$bad_copy"
 verdict negative-control "$([ "${first:-0}" -gt 0 ] && [ "$caught" -gt 0 ] && echo 1)"
