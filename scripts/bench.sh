@@ -1,19 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make bench`: RDMA WRITE bandwidth of upstream siw and xiw (with and
+# `make bench`: RDMA WRITE bandwidth of upstream siw and xiw (each with and
 # without CRC32c) and plain TCP between two stock-kernel VMs, in one boot,
 # reported as MB/s and as ratios to siw. Under QEMU without KVM the
 # absolute figures say little; the ratios are the point.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/vm/bench
-"$top/scripts/vm/run.sh" --kernel stock --tests bench --timeout 600 --out "$out" \
+SIW_VARIANTS=crc "$top/scripts/vm/run.sh" --kernel stock --tests bench --timeout 600 --out "$out" \
 	--results "$top/build/vm/bench.results" >/dev/null 2>&1
 rc=$?
 f=$out/share/vm0/bench
 [ -s "$f" ] || { echo "bench: no figures (run.sh exited $rc); see $out" >&2; exit 1; }
-awk '{ v[$1] = $2; n[NR] = $1 }
-     END { printf "%-10s %10s %10s\n", "stack", "MB/s", "vs siw"
-           for (i = 1; i <= NR; i++) printf "%-10s %10.2f %10s\n", n[i], v[n[i]],
-               v["siw"] ? sprintf("%.2f", v[n[i]] / v["siw"]) : "-" }' "$f"
+awk 'function r(a, b) { return v[b] ? sprintf("%.2f", v[a] / v[b]) : "-" }
+     { v[$1] = $2; n[NR] = $1 }
+     END { printf "%-10s %10s %10s %10s\n", "stack", "MB/s", "vs siw", "vs siw-crc"
+           for (i = 1; i <= NR; i++)
+               printf "%-10s %10.2f %10s %10s\n", n[i], v[n[i]], r(n[i], "siw"), r(n[i], "siw-crc") }' "$f"

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # `make bench`: RDMA WRITE bandwidth (ib_write_bw -R, 64 KiB messages)
-# between the two VMs, side by side in one boot: upstream siw, xiw with
-# CRC32c, xiw without it, and plain TCP (python sockets, 64 KiB writes).
+# between the two VMs, side by side in one boot: upstream siw (as shipped,
+# no CRC, and built to require CRC32c), xiw with CRC32c, xiw without it,
+# and plain TCP (python sockets, 64 KiB writes).
 # VM 1 serves, VM 0 measures; each result goes to $OUT/bench as
 # "name MB/s". A benchmark, not a test: only "it ran" is checked.
 . "$XIW_TOP/scripts/vm/lib.sh"
@@ -28,6 +29,11 @@ check net retry 10 ping -c 1 -W 2 "$PEER_IP"
 
 load_module "$SIW_KO" && rdma link add siw0 type siw netdev eth0
 bw siw siw0
+rdma link delete siw0 && rmmod siw
+# siw built to require CRC32c (scripts/vm/siw.sh variant crc): the
+# reference for xiw with CRC.
+load_module "$(siw_ko crc)" && rdma link add siw0 type siw netdev eth0
+bw siw-crc siw0
 rdma link delete siw0 && rmmod siw
 
 load_xiw && rdma link add xiw0 type xiw netdev eth0
