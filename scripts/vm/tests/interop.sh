@@ -15,7 +15,8 @@
 # MPA agreed on xiw's side (mpa_log). A cell that must not connect checks
 # that each side ends with the error it should see, in bounded time.
 # INTEROP=fast runs the stock siw cells, INTEROP=full every variant;
-# INTEROP_CELLS (a regular expression of cell names) narrows either.
+# INTEROP_CELLS (a regular expression of cell names with their direction,
+# such as default-si) narrows either.
 . "$XIW_TOP/scripts/vm/lib.sh"
 
 XIW_VM=0
@@ -80,8 +81,8 @@ user_pair() {
 cell() {
 	cname=$1 variant=$2 xset=$3 cargs=$4 cre=$5 sre=$6 mpa_xi=$7 mpa_si=$8
 	[ "$INTEROP" = full ] || [ "$variant" = stock ] || return 0
-	echo "$cname" | grep -qE "^(${INTEROP_CELLS:-.*})$" || return 0
 	for dir in xi si; do
+		echo "$cname-$dir" | grep -qE "^(${INTEROP_CELLS:-.*})$" || continue
 		if [ "$dir" = xi ]; then
 			mpa=$mpa_xi client=0 role=initiator
 		else
@@ -142,7 +143,7 @@ SOK='requests=1 established=1 .*pd_len=16 pd_ok=1 ird=4 ord=4'
 # with RDMA WRITE; siw initiates client-server and takes the CRC xiw asks.
 cell default stock "" "frwr=1" "$OK" "$SOK" \
 	'rev 2 crc 1 markers 0/0 p2p 1 rtr 0x4 ' 'rev 2 crc 1 markers 0/0 p2p 0 '
-cell client-server stock "echo N > $P/mpa_peer_to_peer" "" "$OK" "$SOK" \
+cell client-server stock "echo N > $P/mpa_peer_to_peer" "frwr=1" "$OK" "$SOK" \
 	'rev 2 crc 1 markers 0/0 p2p 0 ' -
 # siw reports IRD and ORD 0 to its ULP for an MPA Rev 1 connection, so a
 # ULP that takes them (ours does, as rping does) refuses RDMA READ: SENDs
