@@ -2,7 +2,7 @@
 #
 # Sourced by the test scripts in scripts/vm/tests/ inside a VM.
 # Environment: VM_IDX, VM_COUNT, MY_IP, OUT (this VM's result directory),
-# XIW_TOP, XIW_KO, XIW_KUNIT_KO, SIW_KO, KERNEL_KIND (stock or debug).
+# XIW_TOP, XIW_KO, XIW_KUNIT_KO, SIW_KOS (siw_ko), KERNEL_KIND (stock or debug).
 
 PEER_IP=10.77.0.$(( (VM_IDX + 1) % VM_COUNT + 1 ))
 SYNC=$OUT/../sync

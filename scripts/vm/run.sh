@@ -86,7 +86,6 @@ XIW_TOP=$top
 XIW_KO=$top/build/$rel/xiw.ko
 XIW_KUNIT_KO=$top/build/$rel/kunit/xiw_kunit.ko
 XIW_CMTEST_KO=$top/build/$rel/testmod/xiw_cmtest.ko
-SIW_KO=$siw_ko
 XIW_PATTERN=$pattern
 SIW_KOS="$siw_kos"
 INTEROP=${INTEROP:-fast}

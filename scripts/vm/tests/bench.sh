@@ -27,7 +27,7 @@ bw() {	# name device
 modprobe rdma_ucm
 check net retry 10 ping -c 1 -W 2 "$PEER_IP"
 
-load_module "$SIW_KO" && rdma link add siw0 type siw netdev eth0
+load_module "$(siw_ko stock)" && rdma link add siw0 type siw netdev eth0
 bw siw siw0
 rdma link delete siw0 && rmmod siw
 # siw built to require CRC32c (scripts/vm/siw.sh variant crc): the

@@ -42,7 +42,7 @@ check xiw-netdev-gone xiw_netdev_gone
 check xiw-unload xiw_unloads
 
 siw_up() {
-	modprobe rdma_ucm && load_module "$SIW_KO" &&
+	modprobe rdma_ucm && load_module "$(siw_ko stock)" &&
 	rdma link add siw0 type siw netdev eth0 &&
 	rdma link show | grep -q '^link siw0/1 '
 }
