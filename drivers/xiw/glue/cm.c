@@ -20,6 +20,7 @@
 #include <linux/net.h>
 #include <linux/slab.h>
 #include <linux/tcp.h>
+#include <net/ipv6.h>
 #include <net/sock.h>
 #include <net/tcp.h>
 
@@ -299,9 +300,15 @@ static void xiw_cep_event(struct xiw_cep *cep, struct iw_cm_id *id,
 		xiw_mpa_hs_peer_frame(cep->hs, &f, &pd);
 	if (type == IW_CM_EVENT_CONNECT_REQUEST) {
 		ev.provider_data = cep;
-		/* What the ULP should set: IRD to the peer's ORD and back. */
-		ev.ird = f.flags & XIW_MPA_FLAG_S ? f.ord : XIW_MAX_IRD;
-		ev.ord = f.flags & XIW_MPA_FLAG_S ? f.ird : XIW_MAX_ORD;
+		/*
+		 * The peer's IRD and ORD, as siw reports them: rdma_cm hands
+		 * ird on as the listener's initiator_depth (its ORD may not
+		 * exceed the peer's IRD) and ord as its responder_resources
+		 * (its IRD should cover the peer's ORD). svcrdma refuses a
+		 * client whose initiator_depth reads 0.
+		 */
+		ev.ird = f.flags & XIW_MPA_FLAG_S ? f.ird : XIW_MAX_IRD;
+		ev.ord = f.flags & XIW_MPA_FLAG_S ? f.ord : XIW_MAX_ORD;
 	} else if (type == IW_CM_EVENT_ESTABLISHED ||
 		   (type == IW_CM_EVENT_CONNECT_REPLY && !status)) {
 		ev.ird = cep->agreed.ird;
@@ -786,6 +793,50 @@ static void xiw_cep_listen_work(struct xiw_cep *l)
 	}
 }
 
+static bool xiw_addr_any(const struct sockaddr_storage *a)
+{
+	if (a->ss_family == AF_INET6)
+		return ipv6_addr_any(&((const struct sockaddr_in6 *)a)->sin6_addr);
+	return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+	       htonl(INADDR_ANY);
+}
+
+/*
+ * Binds a listener's socket. A wildcard listener takes connections that
+ * arrive on this device's netdev only: rdma_cm listens on every device for
+ * a wildcard address, and each xiw device has its own socket. An IPv6
+ * wildcard that is not IPv6-only shares its port with the IPv4 wildcard
+ * of the same rdma_cm port (NFS/RDMA's nfsd listens on both): when that
+ * listener holds the port, IPv4 is already served and this one listens
+ * for IPv6 only.
+ */
+static int xiw_listen_bind(struct xiw_device *xdev, struct socket *s,
+			   struct iw_cm_id *id)
+{
+	struct sockaddr *a = (struct sockaddr *)&id->local_addr;
+	bool v6 = a->sa_family == AF_INET6;
+	int rc;
+
+	if (v6 && id->afonly) {
+		rc = ip6_sock_set_v6only(s->sk);
+		if (rc)
+			return rc;
+	}
+	if (xiw_addr_any(&id->local_addr)) {
+		rc = sock_bindtoindex(s->sk, xdev->netdev->ifindex, true);
+		if (rc)
+			return rc;
+	}
+	rc = kernel_bind(s, a, sizeof(id->local_addr));
+	if (rc == -EADDRINUSE && v6 && !id->afonly &&
+	    xiw_addr_any(&id->local_addr)) {
+		rc = ip6_sock_set_v6only(s->sk);
+		if (!rc)
+			rc = kernel_bind(s, a, sizeof(id->local_addr));
+	}
+	return rc;
+}
+
 int xiw_iw_create_listen(struct iw_cm_id *id, int backlog)
 {
 	struct xiw_device *xdev = to_xiw_dev(id->device);
@@ -801,8 +852,7 @@ int xiw_iw_create_listen(struct iw_cm_id *id, int backlog)
 		xiw_cep_put(cep);
 		return PTR_ERR(s);
 	}
-	rc = kernel_bind(s, (struct sockaddr *)&id->local_addr,
-			 sizeof(id->local_addr));
+	rc = xiw_listen_bind(xdev, s, id);
 	if (!rc)
 		rc = kernel_listen(s, backlog);
 	if (rc) {
