@@ -581,7 +581,12 @@ static int cmt_read_inv(struct cmt_check *t, struct cmt_mr *m)
 	/* The server's buffer holds the last WRITE: 1 MiB of seed 1 MiB + 1. */
 	sge.addr = m->mr->iova;
 	sge.lkey = m->mr->lkey;
-	r.wr.ex.invalidate_rkey = m->mr->lkey;
+	/*
+	 * As rdma_rw (svcrdma) posts it: ex.invalidate_rkey holds the key
+	 * the MR had before REG_MR bumped it. The RNIC invalidates the
+	 * sink's STag, which REG_MR below then finds invalid.
+	 */
+	r.wr.ex.invalidate_rkey = m->mr->lkey ^ 1;
 	rc = ib_post_send(t->c->id->qp, &r.wr, NULL) ?: cmt_wait(t, 1, &wc);
 	if (rc)
 		return rc;

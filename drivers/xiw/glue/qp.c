@@ -528,6 +528,9 @@ static int xiw_swqe_local(struct xiw_qp *qp, struct xiw_swqe *w,
 				       qp->ibqp.pd) ? -EINVAL : 0;
 	if (rc)
 		return rc;
+	if (!flushed)
+		xiw_stat_inc(to_xiw_dev(qp->ibqp.device), wr->opcode == IB_WR_REG_MR ?
+			     XIW_STAT_REG_MR : XIW_STAT_LOCAL_INV);
 	memset(w, 0, offsetof(struct xiw_swqe, sge));
 	w->wr_id = wr->wr_id;
 	w->opcode = wr->opcode;
@@ -574,9 +577,14 @@ static int xiw_swqe_fill(struct xiw_qp *qp, struct xiw_swqe *w,
 		w->flags |= XIW_WQE_SOLICITED;
 	if (wr->send_flags & IB_SEND_FENCE)
 		w->flags |= XIW_WQE_FENCE;
-	if (wr->opcode == IB_WR_SEND_WITH_INV ||
-	    wr->opcode == IB_WR_RDMA_READ_WITH_INV)
+	if (wr->opcode == IB_WR_SEND_WITH_INV)
 		w->inv = wr->ex.invalidate_rkey;
+	/*
+	 * READ_WITH_INV invalidates the Read's sink STag, as iWARP RNICs do:
+	 * rdma_rw fills ex.invalidate_rkey before it bumps the MR's key.
+	 */
+	if (wr->opcode == IB_WR_RDMA_READ_WITH_INV && wr->num_sge)
+		w->inv = wr->sg_list[0].lkey;
 	if (wr->opcode == IB_WR_RDMA_WRITE || read) {
 		w->rkey = rdma_wr(wr)->rkey;
 		w->remote_addr = rdma_wr(wr)->remote_addr;
