@@ -81,6 +81,7 @@ static int xiw_rx_send_begin(struct xiw_qp *qp, const struct xiw_seg *seg)
 			if (rc)
 				return rc;
 			qp->rx_inval = seg->stag;
+			xiw_stat_inc(to_xiw_dev(qp->ibqp.device), XIW_STAT_RX_SEND_INV);
 		}
 	}
 	if (!READ_ONCE(qp->rx_wqe_valid))
@@ -154,6 +155,7 @@ static int xiw_rx_read_req(struct xiw_qp *qp, const struct xiw_seg *seg)
 	qp->rx_rreq.src_stag = seg->src_stag;
 	qp->rx_rreq.src_to = seg->src_to;
 	qp->rx_rreq.len = seg->read_size;
+	xiw_stat_inc(to_xiw_dev(qp->ibqp.device), XIW_STAT_RX_READ_REQ);
 	return 0;
 }
 
@@ -218,9 +220,10 @@ static void xiw_rx_read_resp_end(struct xiw_qp *qp, const struct xiw_seg *seg)
 		w->done = 1;
 		qp->reads_out--;
 		/* READ_WITH_INV: the sink's STag goes invalid with it. */
-		if (w->opcode == IB_WR_RDMA_READ_WITH_INV)
-			xiw_mr_invalidate(to_xiw_dev(qp->ibqp.device), w->inv,
-					  qp->ibqp.pd);
+		if (w->opcode == IB_WR_RDMA_READ_WITH_INV &&
+		    !xiw_mr_invalidate(to_xiw_dev(qp->ibqp.device), w->inv,
+				       qp->ibqp.pd))
+			xiw_stat_inc(to_xiw_dev(qp->ibqp.device), XIW_STAT_READ_INV);
 	}
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	xiw_qp_complete_sq(qp);
@@ -289,6 +292,7 @@ static void xiw_rx_terminate(void *ctx, const struct xiw_term_cause *c)
 	if (xiw_params_log())
 		pr_info("xiw: qp %u: TERMINATE received: layer %u type %u code %#x\n",
 			qp->ibqp.qp_num, c->layer, c->etype, c->code);
+	xiw_stat_inc(to_xiw_dev(qp->ibqp.device), XIW_STAT_RX_TERMINATE);
 	qp->rx_dead = true;
 	xiw_qp_fatal(qp, IB_EVENT_QP_FATAL);
 }

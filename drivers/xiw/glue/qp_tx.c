@@ -132,6 +132,7 @@ static bool xiw_tx_pick(struct xiw_qp *qp, struct xiw_msg *m)
 		m->opcode = w->flags & XIW_WQE_SOLICITED ? XIW_OP_SEND_SE_INV :
 							   XIW_OP_SEND_INV;
 		m->stag = w->inv;
+		xiw_stat_inc(to_xiw_dev(qp->ibqp.device), XIW_STAT_TX_SEND_INV);
 		break;
 	default:
 		m->opcode = w->flags & XIW_WQE_SOLICITED ? XIW_OP_SEND_SE :
@@ -173,6 +174,7 @@ static int xiw_tx_build(struct xiw_qp *qp)
 
 	if (qp->term_pending) {
 		qp->term_pending = false;
+		xiw_stat_inc(to_xiw_dev(qp->ibqp.device), XIW_STAT_TX_TERMINATE);
 		return xiw_stx_terminate(qp->stx, qp->srx, qp->tx_buf,
 					 qp->tx_buf_size);
 	}

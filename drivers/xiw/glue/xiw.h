@@ -29,6 +29,19 @@
 
 struct xiw_cep;
 
+/* Event counters (stats.c), one set per device. */
+enum xiw_stat {
+	XIW_STAT_RX_SEND_INV,	/* Send with Invalidate received, STag invalidated */
+	XIW_STAT_TX_SEND_INV,	/* Send with Invalidate posted */
+	XIW_STAT_READ_INV,	/* READ_WITH_INV sink STags invalidated */
+	XIW_STAT_LOCAL_INV,	/* LOCAL_INV work requests */
+	XIW_STAT_REG_MR,	/* REG_MR work requests */
+	XIW_STAT_RX_READ_REQ,	/* RDMA Read Requests received */
+	XIW_STAT_TX_TERMINATE,	/* TERMINATE messages queued to send */
+	XIW_STAT_RX_TERMINATE,	/* TERMINATE messages received */
+	XIW_NUM_STATS
+};
+
 struct xiw_device {
 	struct ib_device ibdev;
 	struct net_device *netdev;	/* held by ib_device_set_netdev() */
@@ -38,7 +51,13 @@ struct xiw_device {
 	atomic_t num_pd;
 	struct xarray qps;		/* qpn -> struct xiw_qp */
 	struct xarray mrs;		/* STag index -> struct xiw_mr */
+	atomic64_t stats[XIW_NUM_STATS];
 };
+
+static inline void xiw_stat_inc(struct xiw_device *xdev, enum xiw_stat s)
+{
+	atomic64_inc(&xdev->stats[s]);
+}
 
 struct xiw_cq {
 	struct ib_cq ibcq;
@@ -258,6 +277,7 @@ void xiw_device_exit(void);
 
 /* verbs.c */
 extern const struct ib_device_ops xiw_verbs_ops;
+extern const struct ib_device_ops xiw_stats_ops;
 
 /* cq.c */
 #ifdef XIW_HAVE_CQ_ATTRS

@@ -44,10 +44,23 @@ agreed() {
 # CM_CASES (a regular expression) narrows the run while debugging.
 want() { echo "$1" | grep -qE "^(${CM_CASES:-.*})$"; }
 
+# The device's event counters (Documentation/admin-guide.rst, Counters).
+counter() { cat /sys/class/infiniband/xiw0/ports/1/hw_counters/$1; }
+counters() { for c in rx_send_inv tx_send_inv read_inv reg_mr rx_terminate tx_terminate; do
+	echo "$c=$(counter $c)"; done; }
+# grew NAME MIN: counter NAME rose by at least MIN since the case began.
+grew() {
+	eval "was=\$at_$1"
+	now=$(counter "$1")
+	echo "$1: $was -> $now"
+	[ $((now - was)) -ge "$2" ]
+}
+
 run() {
 	want "$1" || return 0
 	tc=$1 cset=$2 sset=$3 cargs=$4 cre=$5 sre=$6 cmpa=${7:-} smpa=${8:-}
 	defaults
+	for c in $(counters); do eval "at_$c"; done
 	if [ "$VM_IDX" = "$SERVER" ]; then
 		eval "$sset"
 		case_mark
@@ -58,6 +71,11 @@ run() {
 		check "$tc-server" grep -qE "$sre" $R
 		cat $R
 		[ -z "$smpa" ] || check "$tc-server-mpa" agreed responder "$smpa"
+		# FRWR: two Sends with Invalidate sent (the peer refuses the
+		# second with a TERMINATE), the client's READs served.
+		case " $cargs " in *" frwr=1 "*)
+			check "$tc-server-counters" eval 'grew tx_send_inv 2 && grew rx_terminate 1'
+		esac
 		case_log > "$OUT/dmesg-$tc-server.txt"
 		rmmod xiw_cmtest
 	else
@@ -69,7 +87,13 @@ run() {
 		cat $R
 		! grep -q '^established' $R ||
 			check "$tc-data" grep -q 'data=ok sends=6 writes=6 reads=6' $R
-		case " $cargs " in *" frwr=1 "*) check "$tc-frwr" grep -q 'frwr=ok' $R ;; esac
+		case " $cargs " in *" frwr=1 "*)
+			check "$tc-frwr" grep -q 'frwr=ok' $R
+			# One READ_WITH_INV and one Send with Invalidate took
+			# effect; the second Send's TERMINATE went out.
+			check "$tc-client-counters" eval 'grew read_inv 1 && grew rx_send_inv 1 &&
+				grew reg_mr 2 && grew tx_terminate 1'
+		esac
 		[ -z "$cmpa" ] || check "$tc-client-mpa" agreed initiator "$cmpa"
 		case_log > "$OUT/dmesg-$tc-client.txt"
 		rmmod xiw_cmtest
