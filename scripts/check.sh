@@ -183,12 +183,15 @@ if [ -s "$out/vm-stock-cm-interop/wire.pcap" ]; then
 else
 	fail vm-stock/wire/capture
 fi
+# NFS over RDMA (Documentation/nfs.rst): nfsd and the NFS client on xiw,
+# and each with upstream siw on the other side.
+vm_tier stock nfs 1200
 # On the debug kernel, the interop cells that take xiw's error paths
 # (refusals, a peer that reports no IRD) and the FRWR checks both ways,
 # none with siw as a peer-to-peer responder: siw then trips lockdep itself
 # (Documentation/interop.rst, what siw does differently).
 INTEROP_CELLS='default-si|client-server-xi|rev1-xi|markers-(xi|si)|pd-253-xi' \
-	vm_tier debug "kunit selftest cm user timeouts interop" 3600
+	vm_tier debug "kunit selftest cm user timeouts interop nfs" 4200
 echo "  (vm tier: $((SECONDS - t0)) s)" >&2
 
 # ---- conformance ----------------------------------------------------------

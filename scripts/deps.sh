@@ -19,7 +19,8 @@ tier_kbuild="bc bison flex libelf-dev libssl-dev cpio xz-utils kmod
 	linux-source-6.12"
 tier_vm="qemu-system-x86 busybox-static cpio xz-utils zstd kmod rdma-core
 	ibverbs-utils ibverbs-providers rdmacm-utils perftest iproute2
-	iputils-ping gcc librdmacm-dev libibverbs-dev"
+	iputils-ping gcc librdmacm-dev libibverbs-dev nfs-kernel-server
+	nfs-common rpcbind fio"
 tier_wire="tshark python3"
 
 updated=0
