@@ -3,10 +3,14 @@
 // flags on both frames. Every agreed value must obey section 9.
 // Input: policy(2) req flags,rev,ctrl(3) req ird,ord(4) rep flags,rev,ctrl(3)
 //        rep ird,ord(4) depths(8)
+// The whole input is also read as an RFC 6581 section 7 SCTP session
+// control message: what decodes re-encodes to the same message, and an
+// Initiate is answered by the same negotiator with a message that encodes.
 #include <cstddef>
 #include <cstdint>
 
 #include "mpa/negotiate.h"
+#include "mpa/sctp_session.h"
 
 namespace {
 
@@ -37,9 +41,34 @@ StartupFrame frame(FrameType type, const uint8_t* p) {
   return f.value();
 }
 
+uint8_t sctp_buf[sctp::SessionControl::kHeaderLen + sctp::SessionControl::kPdLengthMax];
+
+void session_control(const uint8_t* data, size_t size) {
+  using sctp::SessionControl;
+  const auto m = SessionControl::decode(kstd::Bytes(data, size));
+  if (!m.ok()) return;
+  const auto n = m.value().encode(kstd::MutableBytes(sctp_buf));
+  CHECK(n.ok() && n.value() == size);
+  const auto back = SessionControl::decode(kstd::Bytes(sctp_buf, n.value()));
+  CHECK(back.ok() && back.value().code == m.value().code);
+  CHECK(kstd::equal(back.value().private_data, m.value().private_data));
+  CHECK(back.value().enhanced.ctrl == m.value().enhanced.ctrl &&
+        back.value().enhanced.ird == m.value().enhanced.ird &&
+        back.value().enhanced.ord == m.value().enhanced.ord);
+  Policy policy;
+  policy.reject_short_ird = true;
+  const ReadDepths depths = {4, 4, 8, 8};
+  const auto a = sctp::accept_initiate(policy, m.value(), depths, {});
+  if (a.ok() || a.failure.action == Failure::Action::reject) {
+    CHECK(a.value.message.encode(kstd::MutableBytes(sctp_buf)).ok());
+    CHECK(a.value.message.is_enhanced() == m.value().is_enhanced());
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  session_control(data, size);
   if (size < 2 + 7 + 7 + 8) return 0;
   Policy policy;
   policy.rev = (data[0] & 1) ? 1 : 2;

@@ -5,6 +5,7 @@
 #include "mpa/startup.cpp"
 #include "mpa/fpdu.cpp"
 #include "mpa/negotiate.cpp"
+#include "mpa/sctp_session.cpp"
 #include "mpa/handshake.cpp"
 #include "ddp/header.cpp"
 #include "ddp/term.cpp"
