@@ -103,13 +103,13 @@ dirops() {
 		rm -rf "$d" && [ ! -e "$d" ]
 }
 
-# parallel DIR N: N writers at once, each its own 4 MiB file, then read
-# back after a cache drop.
+# parallel DIR N KIB: N writers at once, each its own file of KIB KiB,
+# then read back after a cache drop.
 parallel() {
 	mkdir -p "$1" || return 1
 	pids=""
 	for i in $(seq "$2"); do
-		[ -f /tmp/src/p$i ] || head -c 4194304 /dev/urandom > /tmp/src/p$i
+		[ -f /tmp/src/p$i ] || head -c $(($3 * 1024)) /dev/urandom > /tmp/src/p$i
 		dd if=/tmp/src/p$i of="$1/p$i" bs=64k conv=fsync status=none &
 		pids="$pids $!"
 	done
