@@ -6,7 +6,7 @@
 #   make KDIR=<tree>   xiw.ko for any other kernel tree (e.g. 6.1 headers)
 #   make check         every test tier; last line "N passed, N failed"
 #   make demo          two VMs on the stock kernel, xiw0 on each, a report
-#   make bench         ib_write_bw: siw, xiw with and without CRC, TCP
+#   make bench         ib_write_bw and NFS: siw, xiw and TCP side by side
 #   make interop       the full xiw/siw interop matrix with wire checks
 #   make fuzz          every libFuzzer target for FUZZ_TIME s (default 600)
 #   make clean

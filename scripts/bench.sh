@@ -3,7 +3,9 @@
 #
 # `make bench`: RDMA WRITE bandwidth of upstream siw and xiw (each with and
 # without CRC32c) and plain TCP between two stock-kernel VMs, in one boot,
-# reported as MB/s and as ratios to siw. Under QEMU without KVM the
+# reported as MB/s and as ratios to siw; then, in a second boot, one NFS
+# workload over TCP, siw and xiw (scripts/vm/tests/nfsbench.sh), reported
+# with ratios of xiw to TCP and to siw. Under QEMU without KVM the
 # absolute figures say little; the ratios are the point.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,3 +20,21 @@ awk 'function r(a, b) { return v[b] ? sprintf("%.2f", v[a] / v[b]) : "-" }
      END { printf "%-10s %10s %10s %10s\n", "stack", "MB/s", "vs siw", "vs siw-crc"
            for (i = 1; i <= NR; i++)
                printf "%-10s %10.2f %10s %10s\n", n[i], v[n[i]], r(n[i], "siw"), r(n[i], "siw-crc") }' "$f"
+
+# NFS over RDMA (Documentation/performance.rst): one NFSv4.2 workload over
+# TCP, siw and xiw in a second boot.
+out=$top/build/vm/nfsbench
+"$top/scripts/vm/run.sh" --kernel stock --tests nfsbench --timeout 1200 --out "$out" \
+	--results "$top/build/vm/nfsbench.results" >/dev/null 2>&1
+rc=$?
+f=$out/share/vm1/nfsbench
+[ -s "$f" ] || { echo "bench: no NFS figures (run.sh exited $rc); see $out" >&2; exit 1; }
+echo
+awk '{ v[$1 " " $2] = $3; if (!($2 in seen)) { seen[$2] = 1; m[++n] = $2 } }
+     function r(a, b) { return v[b] ? sprintf("%.2f", v[a] / v[b]) : "-" }
+     END { printf "%-18s %9s %9s %9s %9s %9s\n", "NFSv4.2", "tcp", "siw", "xiw", "xiw/tcp", "xiw/siw"
+           for (i = 1; i <= n; i++) {
+               k = m[i]
+               printf "%-18s %9s %9s %9s %9s %9s\n", k, v["tcp " k], v["siw " k], v["xiw " k],
+                      r("xiw " k, "tcp " k), r("xiw " k, "siw " k)
+           } }' "$f"
