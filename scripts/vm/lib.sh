@@ -61,6 +61,18 @@ load_module() {
 	insmod "$@"
 }
 
+# xiw0's event counters (Documentation/admin-guide.rst, Counters).
+# xiw_counter NAME: its value. at NAME...: remember the values now.
+# grew NAME MIN: NAME rose by at least MIN since `at`.
+xiw_counter() { cat /sys/class/infiniband/xiw0/ports/1/hw_counters/$1; }
+at() { for c in "$@"; do eval "at_$c=$(xiw_counter "$c")"; done; }
+grew() {
+	eval "was=\$at_$1"
+	now=$(xiw_counter "$1")
+	echo "$1: $was -> $now (want +$2)"
+	[ $((now - was)) -ge "$2" ]
+}
+
 # siw_ko VARIANT: the path of that siw variant's siw.ko in this VM.
 siw_ko() {
 	for kv in $SIW_KOS; do

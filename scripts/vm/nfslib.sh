@@ -50,9 +50,6 @@ rnic_use() {
 	RNIC=$1
 }
 
-# xiw_counter NAME: one of xiw0's event counters (admin-guide, Counters).
-xiw_counter() { cat /sys/class/infiniband/xiw0/ports/1/hw_counters/$1; }
-
 # nfs_mount VERS DIR [tcp]: mount the export over RDMA (or TCP) and check
 # that the kernel says so in /proc/mounts.
 nfs_mount() {

@@ -44,23 +44,11 @@ agreed() {
 # CM_CASES (a regular expression) narrows the run while debugging.
 want() { echo "$1" | grep -qE "^(${CM_CASES:-.*})$"; }
 
-# The device's event counters (Documentation/admin-guide.rst, Counters).
-counter() { cat /sys/class/infiniband/xiw0/ports/1/hw_counters/$1; }
-counters() { for c in rx_send_inv tx_send_inv read_inv reg_mr rx_terminate tx_terminate; do
-	echo "$c=$(counter $c)"; done; }
-# grew NAME MIN: counter NAME rose by at least MIN since the case began.
-grew() {
-	eval "was=\$at_$1"
-	now=$(counter "$1")
-	echo "$1: $was -> $now"
-	[ $((now - was)) -ge "$2" ]
-}
-
 run() {
 	want "$1" || return 0
 	tc=$1 cset=$2 sset=$3 cargs=$4 cre=$5 sre=$6 cmpa=${7:-} smpa=${8:-}
 	defaults
-	for c in $(counters); do eval "at_$c"; done
+	at rx_send_inv tx_send_inv read_inv reg_mr rx_terminate tx_terminate
 	if [ "$VM_IDX" = "$SERVER" ]; then
 		eval "$sset"
 		case_mark

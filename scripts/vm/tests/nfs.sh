@@ -36,15 +36,6 @@ else
 fi
 srv() { [ "$VM_IDX" = $SRV_VM ]; }
 
-# at NAME...: remember counters; grew NAME MIN: it rose by MIN since.
-at() { for c in "$@"; do eval "at_$c=$(xiw_counter "$c")"; done; }
-grew() {
-	eval "was=\$at_$1"
-	now=$(xiw_counter "$1")
-	echo "$1: $was -> $now (want +$2)"
-	[ $((now - was)) -ge "$2" ]
-}
-
 setup() {
 	modprobe rdma_cm && modprobe rdma_ucm && modprobe rpcrdma && rnic_use xiw &&
 		retry 10 ping -c 1 -W 2 "$PEER_IP" >/dev/null || return 1
