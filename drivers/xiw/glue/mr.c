@@ -257,12 +257,13 @@ int xiw_mr_check(struct xiw_device *xdev, u32 stag, struct ib_pd *pd,
 
 /*
  * Copies @len octets between @buf and [addr, addr + len) of the memory
- * @stag names: into the memory if @to_mem. The range was checked; it is
- * checked again, as the STag may have been invalidated since. 0 or
- * -EFAULT.
+ * @stag names: into the memory if @to_mem. @pd must own the MR and it must
+ * grant @access. All of it is checked on every copy: the STag may have been
+ * invalidated, and its index reused, since it was last looked at, and a
+ * user ring's SGEs are seen here first. 0 or -EFAULT.
  */
-int xiw_mem_copy(struct xiw_device *xdev, u32 stag, u64 addr, void *buf,
-		 u32 len, bool to_mem)
+int xiw_mem_copy(struct xiw_device *xdev, u32 stag, struct ib_pd *pd,
+		 int access, u64 addr, void *buf, u32 len, bool to_mem)
 {
 	struct xiw_mr *mr;
 	u64 pos, off;
@@ -272,7 +273,8 @@ int xiw_mem_copy(struct xiw_device *xdev, u32 stag, u64 addr, void *buf,
 
 	rcu_read_lock();
 	mr = xiw_mr_find(xdev, stag);
-	if (!mr || !xiw_mr_covers(mr, addr, len)) {
+	if (!mr || mr->ibmr.pd != pd || (mr->access & access) != access ||
+	    !xiw_mr_covers(mr, addr, len)) {
 		rc = -EFAULT;
 	} else if (!mr->pages) {
 		p = (void *)(uintptr_t)addr;

@@ -434,10 +434,12 @@ void xiw_qp_flush(struct xiw_qp *qp)
 
 /* ---- SGE lists ------------------------------------------------------------ */
 
-void xiw_cursor_init(struct xiw_cursor *c, struct xiw_qp *qp,
+void xiw_cursor_init(struct xiw_cursor *c, struct ib_pd *pd, int access,
 		     const struct ib_sge *sge, u32 num_sge, u32 off)
 {
-	c->xdev = to_xiw_dev(qp->ibqp.device);
+	c->xdev = to_xiw_dev(pd->device);
+	c->pd = pd;
+	c->access = access;
 	c->sge = sge;
 	c->num_sge = num_sge;
 	c->i = 0;
@@ -468,8 +470,8 @@ static int xiw_cursor_copy(struct xiw_cursor *c, void *buf, u32 len,
 		if (!s)
 			return -EFAULT;
 		n = min(len, s->length - c->off);
-		rc = xiw_mem_copy(c->xdev, s->lkey, s->addr + c->off, buf, n,
-				  to_mem);
+		rc = xiw_mem_copy(c->xdev, s->lkey, c->pd, c->access,
+				  s->addr + c->off, buf, n, to_mem);
 		if (rc)
 			return rc;
 		buf += n;

@@ -39,7 +39,7 @@ static bool xiw_urq_take(struct xiw_qp *qp)
 	qp->urq_get++;
 	r->num_sge = n;
 	r->len = 0;
-	/* The provider checks nothing: every lkey is checked on placement. */
+	/* The provider checks nothing: placement checks PD and rights. */
 	for (i = 0; i < n; i++)
 		r->len += r->sge[i].length;
 	return true;
@@ -69,7 +69,8 @@ static int xiw_rx_send_begin(struct xiw_qp *qp, const struct xiw_seg *seg)
 		}
 		qp->rx_wqe_valid = true;
 		spin_unlock_irqrestore(&qp->rq_lock, flags);
-		xiw_cursor_init(&qp->rx_cursor, qp, qp->rx_wqe.sge,
+		xiw_cursor_init(&qp->rx_cursor, qp->ibqp.pd,
+				IB_ACCESS_LOCAL_WRITE, qp->rx_wqe.sge,
 				qp->rx_wqe.num_sge, 0);
 		qp->rx_inval = 0;
 		if (seg->opcode == XIW_OP_SEND_INV ||
@@ -200,7 +201,8 @@ static int xiw_rx_read_resp_begin(struct xiw_qp *qp,
 	else if (seg->to > w->len || seg->len > w->len - seg->to)
 		rc = XIW_RX_BOUNDS;	/* a TO off the wire: no wrap-around */
 	else
-		xiw_cursor_init(&qp->rx_cursor, qp, w->sge, w->num_sge,
+		xiw_cursor_init(&qp->rx_cursor, qp->ibqp.pd,
+				IB_ACCESS_LOCAL_WRITE, w->sge, w->num_sge,
 				seg->to);
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	qp->rx_to_cursor = true;
@@ -262,7 +264,8 @@ static int xiw_rx_seg_data(void *ctx, const void *buf, xiw_size len)
 		       XIW_RX_BOUNDS : 0;
 	/* Checked at the segment's start; an invalidation since fails. */
 	rc = xiw_mem_copy(to_xiw_dev(qp->ibqp.device), qp->rx_stag,
-			  qp->rx_to, (void *)buf, len, true);
+			  qp->ibqp.pd, IB_ACCESS_REMOTE_WRITE, qp->rx_to,
+			  (void *)buf, len, true);
 	qp->rx_to += len;
 	return rc ? XIW_RX_STAG_INVALID : 0;
 }

@@ -36,7 +36,8 @@ static int xiw_tx_fetch(void *ctx, xiw_u32 off, void *dst, xiw_size len)
 	if (qp->tx_read_resp) {
 		/* Checked when the Read Request arrived, and again here. */
 		return xiw_mem_copy(to_xiw_dev(qp->ibqp.device),
-				    qp->tx_rreq.src_stag,
+				    qp->tx_rreq.src_stag, qp->ibqp.pd,
+				    IB_ACCESS_REMOTE_READ,
 				    qp->tx_rreq.src_to + off, dst, len, false);
 	}
 	w = &qp->sq[qp->tx_cur & (qp->sq_size - 1)];
@@ -139,7 +140,7 @@ static bool xiw_tx_pick(struct xiw_qp *qp, struct xiw_msg *m)
 							   XIW_OP_SEND;
 		break;
 	}
-	xiw_cursor_init(&qp->tx_cursor, qp, w->sge,
+	xiw_cursor_init(&qp->tx_cursor, qp->ibqp.pd, 0, w->sge,
 			w->flags & XIW_WQE_INLINE ? 0 : w->num_sge, 0);
 	qp->tx_cursor_pos = 0;
 	found = true;

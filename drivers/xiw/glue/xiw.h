@@ -145,6 +145,8 @@ struct xiw_rreq {
 /* Where placement stands inside a list of SGEs. */
 struct xiw_cursor {
 	struct xiw_device *xdev;
+	struct ib_pd *pd;	/* whose MRs the SGEs must name */
+	int access;		/* and the rights they must grant */
 	const struct ib_sge *sge;
 	u32 num_sge;
 	u32 i;			/* current SGE */
@@ -308,8 +310,8 @@ int xiw_mr_register(struct xiw_qp *qp, const struct ib_reg_wr *wr);
 int xiw_mr_invalidate(struct xiw_device *xdev, u32 stag, struct ib_pd *pd);
 int xiw_mr_check(struct xiw_device *xdev, u32 stag, struct ib_pd *pd,
 		 int access, u64 addr, u64 len);
-int xiw_mem_copy(struct xiw_device *xdev, u32 stag, u64 addr, void *buf,
-		 u32 len, bool to_mem);
+int xiw_mem_copy(struct xiw_device *xdev, u32 stag, struct ib_pd *pd,
+		 int access, u64 addr, void *buf, u32 len, bool to_mem);
 
 /* qp.c */
 int xiw_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
@@ -333,7 +335,7 @@ void xiw_qp_fatal(struct xiw_qp *qp, enum ib_event_type ev);
 void xiw_qp_report_event(struct xiw_qp *qp);
 void xiw_qp_complete_sq(struct xiw_qp *qp);
 void xiw_qp_flush(struct xiw_qp *qp);
-void xiw_cursor_init(struct xiw_cursor *c, struct xiw_qp *qp,
+void xiw_cursor_init(struct xiw_cursor *c, struct ib_pd *pd, int access,
 		     const struct ib_sge *sge, u32 num_sge, u32 off);
 int xiw_cursor_put(struct xiw_cursor *c, const void *src, u32 len);
 int xiw_cursor_get(struct xiw_cursor *c, void *dst, u32 len);
