@@ -34,7 +34,14 @@
  * IB_EVENT_QP_ACCESS_ERR. Result " frwr=ok" or
  * " frwr=fail step=S err=E".
  *
- *   insmod xiw_cmtest.ko role=server port=7471 [reject=1]
+ * SRQ (server srq=1): each served QP takes its receives from a shared
+ * receive queue of its own, created armed with a limit of two before its
+ * two buffers are posted, so the first receive raises the limit event.
+ * The read-only parameter "srq_events" says "srq_limit=N last_wqe=N":
+ * limit events, and IB_EVENT_QP_LAST_WQE_REACHED events once connections
+ * are gone (they arrive in any context, after the CM events).
+ *
+ *   insmod xiw_cmtest.ko role=server port=7471 [reject=1] [srq=1]
  *   insmod xiw_cmtest.ko role=client addr=10.77.0.2 port=7471 pd_len=N ird=N ord=N [data=1]
  */
 #include <linux/completion.h>
@@ -64,6 +71,9 @@ static bool data;
 module_param(data, bool, 0444);
 static bool frwr;
 module_param(frwr, bool, 0444);
+static bool srq;
+module_param(srq, bool, 0444);
+MODULE_PARM_DESC(srq, "server: receives from a shared receive queue");
 static bool inv_probe = true;
 module_param(inv_probe, bool, 0444);
 MODULE_PARM_DESC(inv_probe,
@@ -90,6 +100,7 @@ struct cmt_conn {
 	struct rdma_cm_id *id;
 	struct ib_pd *pd;
 	struct ib_cq *cq;
+	struct ib_srq *srq;	/* server srq=1 */
 	bool has_qp;
 	struct cmt_slot slot[CMT_SLOTS];
 	u8 *mem;		/* server: open to the client's WRITEs and READs */
@@ -106,11 +117,57 @@ static int requests, established, disconnected, rejected;
 static int last_pd_len, last_pd_ok, last_ird, last_ord;
 static u8 pattern[255];	/* rdma_conn_param's limit on private data */
 static atomic_t qp_event = ATOMIC_INIT(-1);	/* the client QP's last */
+static atomic_t srq_limit_events, last_wqe_events;
+
+static int cmt_srq_events_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "srq_limit=%d last_wqe=%d\n",
+			  atomic_read(&srq_limit_events),
+			  atomic_read(&last_wqe_events));
+}
+
+static const struct kernel_param_ops cmt_srq_events_ops = {
+	.get = cmt_srq_events_get,
+};
+module_param_cb(srq_events, &cmt_srq_events_ops, NULL, 0444);
+MODULE_PARM_DESC(srq_events, "server srq=1: the SRQ events seen (read-only)");
 
 static void cmt_qp_event(struct ib_event *ev, void *ctx)
 {
 	pr_info("xiw_cmtest: QP event %s\n", ib_event_msg(ev->event));
 	atomic_set(&qp_event, ev->event);
+	if (ev->event == IB_EVENT_QP_LAST_WQE_REACHED)
+		atomic_inc(&last_wqe_events);
+}
+
+static void cmt_srq_event(struct ib_event *ev, void *ctx)
+{
+	pr_info("xiw_cmtest: SRQ event %s\n", ib_event_msg(ev->event));
+	if (ev->event == IB_EVENT_SRQ_LIMIT_REACHED)
+		atomic_inc(&srq_limit_events);
+}
+
+/* srq=1: two slots' worth, armed at two, so the first receive fires. */
+static int cmt_srq(struct cmt_conn *c, struct ib_qp_init_attr *qa)
+{
+	struct ib_srq_init_attr sa = {
+		.event_handler = cmt_srq_event,
+		.attr = { .max_wr = CMT_SLOTS, .max_sge = 1,
+			  .srq_limit = CMT_SLOTS },
+		.srq_type = IB_SRQT_BASIC,
+	};
+
+	c->srq = ib_create_srq(c->pd, &sa);
+	if (IS_ERR(c->srq)) {
+		int rc = PTR_ERR(c->srq);
+
+		c->srq = NULL;
+		return rc;
+	}
+	qa->srq = c->srq;
+	qa->cap.max_recv_wr = 0;
+	qa->cap.max_recv_sge = 0;
+	return 0;
 }
 
 static bool pd_intact(const void *p, int len)
@@ -119,7 +176,7 @@ static bool pd_intact(const void *p, int len)
 }
 
 static int cmt_qp(struct cmt_conn *c, struct rdma_cm_id *id,
-		  enum ib_poll_context poll)
+		  enum ib_poll_context poll, bool use_srq)
 {
 	struct ib_qp_init_attr qa = {
 		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
@@ -141,8 +198,12 @@ static int cmt_qp(struct cmt_conn *c, struct rdma_cm_id *id,
 	}
 	qa.send_cq = c->cq;
 	qa.recv_cq = c->cq;
-	rc = rdma_create_qp(id, c->pd, &qa);
+	rc = use_srq ? cmt_srq(c, &qa) : 0;
+	rc = rc ?: rdma_create_qp(id, c->pd, &qa);
 	if (rc) {
+		if (c->srq)
+			ib_destroy_srq(c->srq);
+		c->srq = NULL;
 		ib_free_cq(c->cq);
 		ib_dealloc_pd(c->pd);
 		return rc;
@@ -158,6 +219,9 @@ static void cmt_free(struct cmt_conn *c)
 	if (!c->has_qp)
 		return;
 	rdma_destroy_qp(c->id);
+	if (c->srq)
+		ib_destroy_srq(c->srq);
+	c->srq = NULL;
 	ib_free_cq(c->cq);
 	ib_dealloc_pd(c->pd);
 	c->has_qp = false;
@@ -188,6 +252,8 @@ static int cmt_post_recv(struct cmt_slot *s)
 		.wr_cqe = &s->recv_cqe, .sg_list = &sge, .num_sge = 1,
 	};
 
+	if (s->c->srq)
+		return ib_post_srq_recv(s->c->srq, &wr, NULL);
 	return ib_post_recv(s->c->id->qp, &wr, NULL);
 }
 
@@ -760,7 +826,7 @@ static int server_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 			break;
 		}
 		c = &served[nserved++];
-		rc = cmt_qp(c, id, IB_POLL_WORKQUEUE) ?: cmt_serve(c);
+		rc = cmt_qp(c, id, IB_POLL_WORKQUEUE, srq) ?: cmt_serve(c);
 		if (rc) {
 			pr_err("xiw_cmtest: server QP: %d\n", rc);
 			break;
@@ -800,7 +866,7 @@ static int client_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 		rc = rdma_resolve_route(id, 5000);
 		break;
 	case RDMA_CM_EVENT_ROUTE_RESOLVED:
-		rc = cmt_qp(&client, id, IB_POLL_DIRECT);
+		rc = cmt_qp(&client, id, IB_POLL_DIRECT, false);
 		if (rc)
 			break;
 		cp.private_data = pattern;

@@ -4,7 +4,7 @@
  * libibverbs, for the VM tests. It runs on any iWARP device the
  * distribution's providers drive (xiw and upstream siw alike).
  *
- *   xiw_pattern -s ADDR [-p PORT]      serve one connection
+ *   xiw_pattern -s ADDR [-p PORT] [-q] serve one connection
  *   xiw_pattern -c ADDR [-p PORT]      connect and check
  *
  * The server registers a 1 MiB buffer open to remote reads and writes and,
@@ -25,7 +25,15 @@
  * Every completion's status, opcode, wr_id and byte_len are checked. It
  * prints "ok sends=N inline=N writes=N reads=N" and exits 0, or names the
  * failing step and exits 1.
+ *
+ * With -q the server's QP takes its receives from a shared receive queue
+ * holding both receive buffers, armed with a limit of two. It checks that
+ * an out-of-range limit is refused, that the first receive raises IBV_EVENT_SRQ_LIMIT_REACHED once
+ * and no more, and that the QP reports IBV_EVENT_QP_LAST_WQE_REACHED once
+ * the connection is gone.
  */
+#include <fcntl.h>
+#include <poll.h>
 #include <arpa/inet.h>
 #include <endian.h>
 #include <errno.h>
@@ -53,6 +61,8 @@ struct peer {
 	uint8_t *rx[SLOTS], *out, *back;
 	struct ibv_mr *rx_mr[SLOTS], *out_mr, *back_mr;
 	uint32_t max_inline;
+	struct ibv_pd *pd;
+	struct ibv_srq *srq;	/* -q: the server's receives come from here */
 };
 
 static const char *step = "setup";
@@ -76,7 +86,7 @@ static uint8_t *buffer(struct peer *p, struct ibv_mr **mr, int access)
 	if (posix_memalign(&b, 4096, BUF_LEN + 4096))
 		return NULL;
 	memset(b, 0, BUF_LEN + 4096);
-	*mr = ibv_reg_mr(p->id->pd, b, BUF_LEN + 4096, access);
+	*mr = ibv_reg_mr(p->pd, b, BUF_LEN + 4096, access);
 	return *mr ? b : NULL;
 }
 
@@ -89,7 +99,94 @@ static int post_recv(struct peer *p, int slot)
 	};
 	struct ibv_recv_wr wr = { .wr_id = slot, .sg_list = &sge, .num_sge = 1 }, *bad;
 
+	if (p->srq)
+		return ibv_post_srq_recv(p->srq, &wr, &bad);
 	return ibv_post_recv(p->id->qp, &wr, &bad);
+}
+
+/* The next asynchronous event of @type within @ms milliseconds (0: only
+ * one already queued); any other event is a failure. */
+static int async_event(struct peer *p, enum ibv_event_type type, int ms)
+{
+	struct pollfd pfd = { .fd = p->id->verbs->async_fd, .events = POLLIN };
+	struct ibv_async_event ev;
+	int got;
+
+	fcntl(pfd.fd, F_SETFL, fcntl(pfd.fd, F_GETFL) | O_NONBLOCK);
+	if (poll(&pfd, 1, ms) != 1 || ibv_get_async_event(p->id->verbs, &ev))
+		return -1;
+	got = ev.event_type;
+	ibv_ack_async_event(&ev);
+	if (got != (int)type) {
+		fprintf(stderr, "event %s, want %s\n", ibv_event_type_str(got),
+			ibv_event_type_str(type));
+		return fail("unexpected async event", got);
+	}
+	return 0;
+}
+
+/* -q, once the connection is gone: in ERROR the QP takes no more receives
+ * from the SRQ and says so, once; the limit, disarmed when it fired, has
+ * raised nothing since. */
+static int srq_done(struct peer *p)
+{
+	struct pollfd pfd = { .fd = p->id->verbs->async_fd, .events = POLLIN };
+	struct ibv_async_event ev;
+	int type;
+
+	step = "srq-events";
+	for (;;) {
+		if (poll(&pfd, 1, 10000) != 1 || ibv_get_async_event(p->id->verbs, &ev))
+			return fail("no LAST_WQE_REACHED", errno);
+		type = ev.event_type;
+		ibv_ack_async_event(&ev);
+		if (type == IBV_EVENT_QP_LAST_WQE_REACHED)
+			break;
+		fprintf(stderr, "event %s\n", ibv_event_type_str(type));
+		if (type == IBV_EVENT_SRQ_LIMIT_REACHED)
+			return fail("a second SRQ limit event", 0);
+	}
+	if (poll(&pfd, 1, 1000) == 1)
+		return fail("an event after LAST_WQE_REACHED", 0);
+	return 0;
+}
+
+/* -q: the QP on a shared receive queue of SLOTS entries, on our own PD. */
+static int srq_qp(struct peer *p)
+{
+	struct ibv_srq_init_attr sa = { .attr = { .max_wr = SLOTS, .max_sge = 1 } };
+	/* max_recv_wr makes rdma_create_qp() create a receive CQ; the
+	 * QP itself has no receive queue. */
+	struct ibv_qp_init_attr qa = {
+		.cap = { .max_send_wr = 16, .max_send_sge = 3,
+			 .max_recv_wr = SLOTS, .max_recv_sge = 1 },
+		.qp_type = IBV_QPT_RC,
+	};
+	step = "srq";
+	p->pd = ibv_alloc_pd(p->id->verbs);
+	p->srq = p->pd ? ibv_create_srq(p->pd, &sa) : NULL;
+	if (!p->srq || sa.attr.max_wr < SLOTS)
+		return fail("ibv_create_srq", errno);
+	qa.srq = p->srq;
+	/* ibv_post_recv() to this QP is not tried: the siw provider
+	 * indexes the QP's absent receive ring (a division by zero). */
+	if (rdma_create_qp(p->id, p->pd, &qa))
+		return fail("rdma_create_qp on the SRQ", errno);
+	return 0;
+}
+
+/* -q: arm the limit at SLOTS with SLOTS posted; too high a limit fails.
+ * (The siw provider has no ibv_query_srq.) */
+static int srq_arm(struct peer *p)
+{
+	struct ibv_srq_attr a = { .srq_limit = 1u << 20 };
+
+	if (!ibv_modify_srq(p->srq, &a, IBV_SRQ_LIMIT))
+		return fail("an SRQ limit above max_wr was accepted", 0);
+	a.srq_limit = SLOTS;
+	if (ibv_modify_srq(p->srq, &a, IBV_SRQ_LIMIT))
+		return fail("ibv_modify_srq", errno);
+	return 0;
 }
 
 #define ANY_WR UINT64_MAX
@@ -169,8 +266,9 @@ static int alloc_buffers(struct peer *p, int remote)
 	return 0;
 }
 
+/* A connected endpoint's QP comes with it unless it is a server on an SRQ. */
 static struct rdma_cm_id *endpoint(const char *addr, const char *port, int passive,
-				   struct peer *p)
+				   struct peer *p, int with_qp)
 {
 	struct rdma_addrinfo hints = { .ai_port_space = RDMA_PS_TCP }, *res;
 	struct ibv_qp_init_attr attr = {
@@ -187,7 +285,7 @@ static struct rdma_cm_id *endpoint(const char *addr, const char *port, int passi
 		fail("rdma_getaddrinfo", errno);
 		return NULL;
 	}
-	if (rdma_create_ep(&id, res, NULL, &attr)) {
+	if (rdma_create_ep(&id, res, NULL, with_qp ? &attr : NULL)) {
 		fail("rdma_create_ep", errno);
 		id = NULL;
 	}
@@ -196,11 +294,11 @@ static struct rdma_cm_id *endpoint(const char *addr, const char *port, int passi
 	return id;
 }
 
-static int serve(const char *addr, const char *port)
+static int serve(const char *addr, const char *port, int use_srq)
 {
 	struct rdma_conn_param param = { .responder_resources = 4, .initiator_depth = 4 };
 	struct peer p = {};
-	struct rdma_cm_id *listen_id = endpoint(addr, port, 1, &p);
+	struct rdma_cm_id *listen_id = endpoint(addr, port, 1, &p, !use_srq);
 	struct info *info;
 	struct ibv_wc wc;
 	int echoes = 0;
@@ -210,7 +308,9 @@ static int serve(const char *addr, const char *port)
 	step = "listen";
 	if (rdma_listen(listen_id, 1) || rdma_get_request(listen_id, &p.id))
 		return fail("rdma_listen/rdma_get_request", errno);
-	if (alloc_buffers(&p, 1))
+	if (use_srq ? srq_qp(&p) : !(p.pd = p.id->pd))
+		return 1;
+	if (alloc_buffers(&p, 1) || (use_srq && srq_arm(&p)))
 		return 1;
 	step = "accept";
 	if (rdma_accept(p.id, &param))
@@ -218,7 +318,12 @@ static int serve(const char *addr, const char *port)
 	step = "hello";
 	if (expect(&p, 0, IBV_WC_RECV, ANY_WR, 5, &wc))
 		return 1;
-	if (memcmp(p.rx[wc.wr_id], "HELLO", 5) || post_recv(&p, (int)wc.wr_id))
+	if (memcmp(p.rx[wc.wr_id], "HELLO", 5))
+		return fail("hello", 0);
+	/* One of two taken: below the limit of two. */
+	if (use_srq && async_event(&p, IBV_EVENT_SRQ_LIMIT_REACHED, 5000))
+		return fail("no SRQ limit event", errno);
+	if (post_recv(&p, (int)wc.wr_id))
 		return fail("hello", errno);
 	step = "info";
 	info = (struct info *)p.back;
@@ -247,7 +352,9 @@ static int serve(const char *addr, const char *port)
 		echoes++;
 	}
 	rdma_disconnect(p.id);
-	printf("ok echoes=%d\n", echoes);
+	if (use_srq && srq_done(&p))
+		return 1;
+	printf("ok echoes=%d%s\n", echoes, use_srq ? " srq-limit-event last-wqe" : "");
 	return 0;
 }
 
@@ -309,7 +416,9 @@ static int check(const char *addr, const char *port)
 	struct info remote;
 	struct ibv_wc wc;
 
-	p.id = endpoint(addr, port, 0, &p);
+	p.id = endpoint(addr, port, 0, &p, 1);
+	if (p.id)
+		p.pd = p.id->pd;
 	if (!p.id || alloc_buffers(&p, 0))
 		return 1;
 	step = "connect";
@@ -364,20 +473,23 @@ static int check(const char *addr, const char *port)
 int main(int argc, char **argv)
 {
 	const char *server = NULL, *client = NULL, *port = "7474";
-	int c;
+	int c, use_srq = 0;
 
-	while ((c = getopt(argc, argv, "s:c:p:")) != -1) {
+	while ((c = getopt(argc, argv, "s:c:p:q")) != -1) {
 		switch (c) {
 		case 's': server = optarg; break;
 		case 'c': client = optarg; break;
 		case 'p': port = optarg; break;
+		case 'q': use_srq = 1; break;
 		default: goto usage;
 		}
 	}
 	if (!server == !client)
 		goto usage;
-	return server ? serve(server, port) : check(client, port);
+	if (use_srq && !server)
+		goto usage;
+	return server ? serve(server, port, use_srq) : check(client, port);
 usage:
-	fprintf(stderr, "usage: %s -s ADDR | -c ADDR [-p PORT]\n", argv[0]);
+	fprintf(stderr, "usage: %s -s ADDR [-q] | -c ADDR [-p PORT]\n", argv[0]);
 	return 2;
 }

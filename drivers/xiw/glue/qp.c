@@ -27,16 +27,20 @@ static void xiw_qp_free_queues(struct xiw_qp *qp)
 	kfree(qp->tx_buf);
 }
 
+/* A QP on an SRQ has no receive queue of its own. */
 static int xiw_qp_alloc_queues(struct xiw_qp *qp, struct ib_qp_cap *cap)
 {
 	qp->sq_size = roundup_pow_of_two(max(cap->max_send_wr, 1U));
-	qp->rq_size = roundup_pow_of_two(max(cap->max_recv_wr, 1U));
 	qp->sq = kvcalloc(qp->sq_size, sizeof(*qp->sq), GFP_KERNEL);
-	qp->rq = kvcalloc(qp->rq_size, sizeof(*qp->rq), GFP_KERNEL);
+	if (!qp->srq) {
+		qp->rq_size = roundup_pow_of_two(max(cap->max_recv_wr, 1U));
+		qp->rq = kvcalloc(qp->rq_size, sizeof(*qp->rq), GFP_KERNEL);
+	}
 	qp->irq = kcalloc(XIW_MAX_IRD, sizeof(*qp->irq), GFP_KERNEL);
 	qp->stx = kzalloc(xiw_stx_size(), GFP_KERNEL);
 	qp->srx = kzalloc(xiw_srx_size(), GFP_KERNEL);
-	if (!qp->sq || !qp->rq || !qp->irq || !qp->stx || !qp->srx) {
+	if (!qp->sq || (!qp->srq && !qp->rq) || !qp->irq || !qp->stx ||
+	    !qp->srx) {
 		xiw_qp_free_queues(qp);
 		return -ENOMEM;
 	}
@@ -78,9 +82,11 @@ static int xiw_qp_user_rings(struct xiw_qp *qp, struct ib_udata *udata)
 		return -EINVAL;
 	qp->usq = xiw_umap_alloc(uctx, qp->sq_size * sizeof(struct siw_sqe),
 				 &uresp.sq_key, &qp->sq_umap);
-	qp->urq = xiw_umap_alloc(uctx, qp->rq_size * sizeof(struct siw_rqe),
-				 &uresp.rq_key, &qp->rq_umap);
-	if (!qp->usq || !qp->urq)
+	if (!qp->srq)
+		qp->urq = xiw_umap_alloc(uctx,
+					 qp->rq_size * sizeof(struct siw_rqe),
+					 &uresp.rq_key, &qp->rq_umap);
+	if (!qp->usq || (!qp->srq && !qp->urq))
 		return -ENOMEM;
 	uresp.qp_id = qp->ibqp.qp_num;
 	uresp.num_sqe = qp->sq_size;
@@ -101,7 +107,7 @@ int xiw_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	if (attr->qp_type != IB_QPT_RC)
 		return -EOPNOTSUPP;
 	if (attr->srq)
-		return -EOPNOTSUPP;	/* no SRQs yet */
+		qp->srq = to_xiw_srq(attr->srq);
 	if (attr->cap.max_send_wr > XIW_MAX_QP_WR ||
 	    attr->cap.max_recv_wr > XIW_MAX_QP_WR ||
 	    attr->cap.max_send_sge > max_sge ||
@@ -278,6 +284,25 @@ void xiw_qp_report_event(struct xiw_qp *qp)
 		return;
 	e.event = ev - 1;
 	qp->ibqp.event_handler(&e, qp->ibqp.qp_context);
+}
+
+/*
+ * From the tx work, after a flush: a QP on an SRQ tells its consumer that
+ * it will take no more receives (IB spec 11.6.3), once.
+ */
+void xiw_qp_last_wqe(struct xiw_qp *qp)
+{
+	struct ib_event e = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = IB_EVENT_QP_LAST_WQE_REACHED,
+	};
+
+	if (!qp->srq || qp->last_wqe_reported)
+		return;
+	qp->last_wqe_reported = true;
+	if (qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&e, qp->ibqp.qp_context);
 }
 
 /* Called by the CM when the connection is gone. */
@@ -739,7 +764,8 @@ int xiw_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	int rc = 0;
 	s64 len;
 
-	if (qp->urq || READ_ONCE(qp->state) == IB_QPS_RESET) {
+	/* A user QP posts through its ring, one on an SRQ to the SRQ. */
+	if (qp->urq || qp->srq || READ_ONCE(qp->state) == IB_QPS_RESET) {
 		*bad = wr;
 		return -EINVAL;
 	}

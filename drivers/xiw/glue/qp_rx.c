@@ -23,33 +23,27 @@ static bool xiw_op_is_send(u8 op)
 	       op == XIW_OP_SEND_INV || op == XIW_OP_SEND_SE_INV;
 }
 
-/* A user RQE from the mapped ring; its slot is free once copied. */
-static bool xiw_urq_take(struct xiw_qp *qp)
+/* An SRQ's entries name MRs of the SRQ's PD. */
+static struct ib_pd *xiw_rq_pd(struct xiw_qp *qp)
 {
-	struct siw_rqe *slot = &qp->urq[qp->urq_get & (qp->rq_size - 1)];
-	struct xiw_rwqe *r = &qp->rx_wqe;
-	u32 i, n;
-
-	if (!xiw_uslot_valid(&slot->flags))
-		return false;
-	r->wr_id = READ_ONCE(slot->id);
-	n = min_t(u32, READ_ONCE(slot->num_sge), SIW_MAX_SGE);
-	memcpy(r->sge, slot->sge, n * sizeof(r->sge[0]));
-	xiw_uslot_free(&slot->flags);
-	qp->urq_get++;
-	r->num_sge = n;
-	r->len = 0;
-	/* The provider checks nothing: placement checks PD and rights. */
-	for (i = 0; i < n; i++)
-		r->len += r->sge[i].length;
-	return true;
+	return qp->srq ? qp->srq->ibsrq.pd : qp->ibqp.pd;
 }
 
-/* Under rq_lock: the next receive into qp->rx_wqe. */
-static bool xiw_rq_take(struct xiw_qp *qp)
+/*
+ * Under rq_lock: the next receive into qp->rx_wqe, from the SRQ, the user
+ * ring or the kernel RQ. *@limit is set if an SRQ's limit was crossed.
+ */
+static bool xiw_rq_take(struct xiw_qp *qp, bool *limit)
 {
-	if (qp->urq)
-		return xiw_urq_take(qp);
+	if (qp->srq)
+		return xiw_srq_take(qp->srq, &qp->rx_wqe, limit);
+	if (qp->urq) {
+		if (!xiw_rqe_take(&qp->urq[qp->urq_get & (qp->rq_size - 1)],
+				  &qp->rx_wqe))
+			return false;
+		qp->urq_get++;
+		return true;
+	}
 	if (qp->rq_head == qp->rq_tail)
 		return false;
 	qp->rx_wqe = qp->rq[qp->rq_head & (qp->rq_size - 1)];
@@ -59,17 +53,20 @@ static bool xiw_rq_take(struct xiw_qp *qp)
 
 static int xiw_rx_send_begin(struct xiw_qp *qp, const struct xiw_seg *seg)
 {
+	bool limit = false;
 	unsigned long flags;
 
 	if (seg->mo == 0) {
 		spin_lock_irqsave(&qp->rq_lock, flags);
-		if (!xiw_rq_take(qp)) {
+		if (!xiw_rq_take(qp, &limit)) {
 			spin_unlock_irqrestore(&qp->rq_lock, flags);
 			return XIW_RX_NO_BUFFER;
 		}
 		qp->rx_wqe_valid = true;
 		spin_unlock_irqrestore(&qp->rq_lock, flags);
-		xiw_cursor_init(&qp->rx_cursor, qp->ibqp.pd,
+		if (limit)
+			xiw_srq_limit_event(qp->srq);
+		xiw_cursor_init(&qp->rx_cursor, xiw_rq_pd(qp),
 				IB_ACCESS_LOCAL_WRITE, qp->rx_wqe.sge,
 				qp->rx_wqe.num_sge, 0);
 		qp->rx_inval = 0;

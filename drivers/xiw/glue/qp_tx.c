@@ -205,6 +205,7 @@ static void xiw_tx_flush(struct xiw_qp *qp)
 	xiw_qp_flush(qp);
 	if (sk)
 		release_sock(sk);
+	xiw_qp_last_wqe(qp);
 }
 
 static void xiw_tx_work(struct work_struct *work)

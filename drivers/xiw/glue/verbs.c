@@ -40,6 +40,9 @@ static int xiw_query_device(struct ib_device *ibdev,
 	attr->max_qp_wr = 4096;
 	attr->max_send_sge = 16;
 	attr->max_recv_sge = 16;
+	attr->max_srq = XIW_MAX_SRQ;
+	attr->max_srq_wr = XIW_MAX_QP_WR;
+	attr->max_srq_sge = SIW_MAX_SGE;
 	attr->max_cq = 64 * 1024;
 	attr->max_cqe = 64 * 1024;
 	/* Reads in flight: we serve IRD and issue ORD. */
@@ -182,6 +185,11 @@ const struct ib_device_ops xiw_verbs_ops = {
 	.destroy_qp = xiw_destroy_qp,
 	.post_send = xiw_post_send,
 	.post_recv = xiw_post_recv,
+	.create_srq = xiw_create_srq,
+	.modify_srq = xiw_modify_srq,
+	.query_srq = xiw_query_srq,
+	.destroy_srq = xiw_destroy_srq,
+	.post_srq_recv = xiw_post_srq_recv,
 	.get_dma_mr = xiw_get_dma_mr,
 	.alloc_mr = xiw_alloc_mr,
 	.map_mr_sg = xiw_map_mr_sg,
@@ -193,5 +201,6 @@ const struct ib_device_ops xiw_verbs_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_pd, xiw_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_cq, xiw_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_qp, xiw_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_srq, xiw_srq, ibsrq),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, xiw_ucontext, ibuctx),
 };

@@ -21,6 +21,7 @@
 #define XIW_PORT	1
 #define XIW_VENDOR_ID	0x626d74	/* as siw: the siw provider accepts it */
 #define XIW_MAX_PD	(64 * 1024)
+#define XIW_MAX_SRQ	1024
 #define XIW_MAX_IRD	128	/* inbound RDMA Reads per QP */
 #define XIW_MAX_ORD	128	/* outbound RDMA Reads per QP */
 #define XIW_MAX_INLINE	256
@@ -49,6 +50,7 @@ struct xiw_device {
 	struct list_head list;		/* on xiw_devices, until dealloc */
 	struct work_struct unregister_work;
 	atomic_t num_pd;
+	atomic_t num_srq;
 	struct xarray qps;		/* qpn -> struct xiw_qp */
 	struct xarray mrs;		/* STag index -> struct xiw_mr */
 	atomic64_t stats[XIW_NUM_STATS];
@@ -133,6 +135,20 @@ struct xiw_rwqe {
 	struct ib_sge sge[XIW_MAX_SGE];
 };
 
+/* A shared receive queue (srq.c). */
+struct xiw_srq {
+	struct ib_srq ibsrq;
+	spinlock_t lock;
+	struct siw_rqe *ring;		/* size slots, kernel or user memory */
+	u32 size;			/* a power of two */
+	u32 max_sge;
+	u32 get;			/* next slot to take, under lock */
+	u32 put;			/* next slot to post (kernel), under lock */
+	u32 limit;
+	bool armed;			/* the limit event is due */
+	struct rdma_user_mmap_entry *umap;	/* user SRQ: the ring's */
+};
+
 /* An inbound RDMA Read Request waiting for its response. */
 struct xiw_rreq {
 	u32 sink_stag;
@@ -180,6 +196,9 @@ struct xiw_qp {
 	u32 rq_size;
 	u32 rq_head;
 	u32 rq_tail;
+
+	struct xiw_srq *srq;		/* receives come from here if set */
+	bool last_wqe_reported;		/* IB_EVENT_QP_LAST_WQE_REACHED */
 
 	/* User QP: the siw ABI rings; the SQ ring's slots match sq's. */
 	struct siw_sqe *usq;
@@ -268,6 +287,11 @@ static inline struct xiw_qp *to_xiw_qp(struct ib_qp *ibqp)
 	return container_of(ibqp, struct xiw_qp, ibqp);
 }
 
+static inline struct xiw_srq *to_xiw_srq(struct ib_srq *ibsrq)
+{
+	return container_of(ibsrq, struct xiw_srq, ibsrq);
+}
+
 static inline struct xiw_mr *to_xiw_mr(struct ib_mr *ibmr)
 {
 	return container_of(ibmr, struct xiw_mr, ibmr);
@@ -333,6 +357,7 @@ void xiw_qp_disconnected(struct xiw_qp *qp);
 void xiw_qp_to_error(struct xiw_qp *qp);
 void xiw_qp_fatal(struct xiw_qp *qp, enum ib_event_type ev);
 void xiw_qp_report_event(struct xiw_qp *qp);
+void xiw_qp_last_wqe(struct xiw_qp *qp);
 void xiw_qp_complete_sq(struct xiw_qp *qp);
 void xiw_qp_flush(struct xiw_qp *qp);
 void xiw_cursor_init(struct xiw_cursor *c, struct ib_pd *pd, int access,
@@ -341,6 +366,19 @@ int xiw_cursor_put(struct xiw_cursor *c, const void *src, u32 len);
 int xiw_cursor_get(struct xiw_cursor *c, void *dst, u32 len);
 
 void xiw_qp_pull_usq(struct xiw_qp *qp);
+
+/* srq.c */
+int xiw_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
+		   struct ib_udata *udata);
+int xiw_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
+		   enum ib_srq_attr_mask mask, struct ib_udata *udata);
+int xiw_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr);
+int xiw_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
+int xiw_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
+		      const struct ib_recv_wr **bad);
+bool xiw_rqe_take(struct siw_rqe *slot, struct xiw_rwqe *r);
+bool xiw_srq_take(struct xiw_srq *srq, struct xiw_rwqe *r, bool *limit);
+void xiw_srq_limit_event(struct xiw_srq *srq);
 
 /* qp_tx.c: the transmit work */
 int xiw_tx_init(void);

@@ -7,7 +7,8 @@
 # mpa_log line "rev R crc C markers S/R p2p P rtr T ird I ord O"). Every
 # connection that is established then carries data in that MPA mode: the
 # client's SEND echo and RDMA WRITE/READ checks (xiw_cmtest data=1), and
-# in two cases the FRWR and remote invalidation checks (frwr=1).
+# in two cases the FRWR and remote invalidation checks (frwr=1), and in
+# one the server's receives come from a shared receive queue (srq=1).
 . "$XIW_TOP/scripts/vm/lib.sh"
 
 SERVER=1
@@ -45,7 +46,7 @@ agreed() {
 want() { echo "$1" | grep -qE "^(${CM_CASES:-.*})$"; }
 
 run() {
-	want "$1" || return 0
+	want "$1" || { SERVER_ARGS=; return 0; }
 	tc=$1 cset=$2 sset=$3 cargs=$4 cre=$5 sre=$6 cmpa=${7:-} smpa=${8:-}
 	defaults
 	at rx_send_inv tx_send_inv read_inv reg_mr rx_terminate tx_terminate
@@ -64,6 +65,13 @@ run() {
 		# TERMINATE (which may stop the second Send before it leaves).
 		case " $cargs " in *" frwr=1 "*)
 			check "$tc-server-counters" eval 'grew tx_send_inv 1 && grew rx_terminate 1'
+		esac
+		# SRQ: the first receive crossed the limit, once; the QP in
+		# ERROR said it takes no more (after the CM's events).
+		case " $SERVER_ARGS " in *" srq=1 "*)
+			check "$tc-server-srq" retry 10 grep -q 'srq_limit=1 last_wqe=1' \
+				/sys/module/xiw_cmtest/parameters/srq_events
+			cat /sys/module/xiw_cmtest/parameters/srq_events
 		esac
 		case_log > "$OUT/dmesg-$tc-server.txt"
 		rmmod xiw_cmtest
@@ -98,6 +106,8 @@ run cs-rev2 "" "" "pd_len=16 ird=4 ord=4 frwr=1" \
 run cs-rev1 "echo 1 > $P/mpa_rev" "" "pd_len=100" \
 	'^established .*pd_len=16 pd_ok=1' 'requests=1 established=1 .*pd_len=100 pd_ok=1' \
 	'rev 1 crc 1' 'rev 1 crc 1'
+# The server's receives come from a shared receive queue here.
+SERVER_ARGS=srq=1
 run crc-off "echo suppress > $P/mpa_crc" "echo suppress > $P/mpa_crc" "" \
 	'^established' 'established=1' 'crc 0' 'crc 0'
 run crc-one-side "echo suppress > $P/mpa_crc" "" "" \

@@ -37,11 +37,16 @@ pair rdma-server "rdma_server -s $MY_IP" "rdma_client -s $PEER_IP"
 # Ours: SEND echo from three SGEs, inline SEND, RDMA WRITE read back by
 # RDMA READ, 0 B to 1 MiB, every byte and completion field checked.
 pair pattern "$XIW_PATTERN -s $MY_IP" "$XIW_PATTERN -c $PEER_IP"
+# The same with the server's receives on a shared receive queue, its limit
+# event and LAST_WQE_REACHED checked.
+pair pattern-srq "$XIW_PATTERN -q -s $MY_IP" "$XIW_PATTERN -c $PEER_IP"
 # perftest through rdma_cm (-R); each checks its own completions.
 for t in write_bw read_bw send_bw write_lat read_lat send_lat; do
 	pair "ib_$t" "ib_$t -R -d xiw0 -n 200 -s 65536 -F" \
 		"ib_$t -R -d xiw0 -n 200 -s 65536 -F $PEER_IP"
 done
+pair ib_send_bw-srq "ib_send_bw -R -d xiw0 --use-srq -n 200 -s 65536 -F" \
+	"ib_send_bw -R -d xiw0 --use-srq -n 200 -s 65536 -F $PEER_IP"
 
 # The link goes down under traffic (VM 0's eth0): xiw fails the QPs at
 # NETDEV_GOING_DOWN, so the server's 60 s run ends within seconds instead
