@@ -172,7 +172,7 @@ vm_tier() {	# kind tests timeout [run.sh options]
 	sed -n "$((before + 1)),\$p" "$results"
 }
 t0=$SECONDS
-vm_tier stock "selftest user timeouts" 800
+vm_tier stock "selftest user timeouts scale" 1000
 # The xiw to xiw matrix and xiw against stock upstream siw (the fast
 # interop subset; `make interop` adds the siw variants), on the wire
 # checked by tshark and by our RFC 6581 checker.
@@ -191,7 +191,7 @@ vm_tier stock nfs 1200
 # none with siw as a peer-to-peer responder: siw then trips lockdep itself
 # (Documentation/interop.rst, what siw does differently).
 INTEROP_CELLS='default-si|client-server-xi|rev1-xi|markers-(xi|si)|pd-253-xi' \
-	vm_tier debug "kunit selftest cm user timeouts interop nfs" 4200
+	vm_tier debug "kunit selftest cm user timeouts scale interop nfs" 4200
 echo "  (vm tier: $((SECONDS - t0)) s)" >&2
 
 # ---- conformance ----------------------------------------------------------

@@ -119,6 +119,19 @@ static void xiw_dealloc_ucontext(struct ib_ucontext *uctx)
 {
 }
 
+/*
+ * The device is going away (`rdma link delete`, rmmod, netdev removal)
+ * while a process holds it open. Having this op lets the RDMA core
+ * destroy the process's objects through the usual destroy verbs and carry
+ * on, instead of waiting for every process to close the device; the
+ * process gets EIO from then on. Nothing is left to do here: the rings
+ * mapped into the process are vmalloc pages the mapping keeps alive, and
+ * xiw touches them no more once their queues are destroyed.
+ */
+static void xiw_disassociate_ucontext(struct ib_ucontext *uctx)
+{
+}
+
 static int xiw_alloc_pd(struct ib_pd *pd, struct ib_udata *udata)
 {
 	struct xiw_device *xdev = to_xiw_dev(pd->device);
@@ -165,6 +178,7 @@ const struct ib_device_ops xiw_verbs_ops = {
 	.query_pkey = xiw_query_pkey,
 	.alloc_ucontext = xiw_alloc_ucontext,
 	.dealloc_ucontext = xiw_dealloc_ucontext,
+	.disassociate_ucontext = xiw_disassociate_ucontext,
 	.alloc_pd = xiw_alloc_pd,
 	.dealloc_pd = xiw_dealloc_pd,
 	.iw_connect = xiw_iw_connect,
