@@ -113,6 +113,8 @@ int xiw_stx_begin(void *tx, const struct xiw_msg *msg);
 int xiw_stx_idle(const void *tx);
 /* Octets a buffer for next() must hold */
 xiw_size xiw_stx_fpdu_max(const void *tx);
+/* MULPDU from the next FPDU on, clamped to 128..64768: what is in effect */
+xiw_u16 xiw_stx_set_mulpdu(void *tx, xiw_u16 mulpdu);
 /* The open message's next FPDU into @buf: wire octets or a negative errno */
 int xiw_stx_next(void *tx, void *buf, xiw_size len, xiw_fetch_fn fetch,
 		 void *ctx);

@@ -238,6 +238,42 @@ TEST(DdpStream, MessagesRoundTripInEveryMode) {
   }
 }
 
+// An MTU change mid-message: the FPDUs after it follow the new MULPDU
+// (clamped to RFC 5044's 128..64768) and the message arrives whole.
+TEST(DdpStream, MulpduChangesBetweenFpdus) {
+  for (int mode = 0; mode < 4; mode++) {
+    const bool markers = mode & 1, crc = mode & 2;
+    Tx tx(cfg(markers, crc, 1000));
+    Rx rx(cfg(markers, crc));
+    const Bytes data = pattern(20000, 3);
+    xiw_msg m = msg(XIW_OP_SEND, data.size());
+    ASSERT_EQ(xiw_stx_begin(tx.mem.data(), &m), 0);
+    const uint16_t steps[] = {1000, 300, 5000, 64, 65535, 1460};
+    const uint16_t want[] = {1000, 300, 5000, 128, 64768, 1460};
+    Bytes stream;
+    std::vector<uint16_t> limit;
+    for (size_t i = 0; !xiw_stx_idle(tx.mem.data()); i++) {
+      const size_t k = i % 6;
+      EXPECT_EQ(xiw_stx_set_mulpdu(tx.mem.data(), steps[k]), want[k]);
+      Bytes buf(xiw_stx_fpdu_max(tx.mem.data()));
+      const int n = xiw_stx_next(tx.mem.data(), buf.data(), buf.size(), Tx::fetch, const_cast<Bytes*>(&data));
+      ASSERT_GT(n, 0);
+      stream.insert(stream.end(), buf.begin(), buf.begin() + n);
+      limit.push_back(want[k]);
+    }
+    ASSERT_EQ(rx.feed(stream), 0) << "mode " << mode;
+    ASSERT_EQ(rx.segs.size(), limit.size());
+    Bytes got;
+    for (size_t i = 0; i < rx.segs.size(); i++) {
+      EXPECT_LE(rx.segs[i].seg.len + 18, limit[i]) << "segment " << i;
+      EXPECT_EQ(rx.segs[i].seg.mo, got.size());
+      got.insert(got.end(), rx.segs[i].data.begin(), rx.segs[i].data.end());
+    }
+    EXPECT_TRUE(rx.segs.back().seg.last);
+    EXPECT_EQ(got, data) << "mode " << mode;
+  }
+}
+
 TEST(DdpStream, SenderRefusesBadMessages) {
   Tx tx(cfg(false, true));
   EXPECT_EQ(begin(tx, msg(XIW_OP_TERMINATE, 0)), -EINVAL);

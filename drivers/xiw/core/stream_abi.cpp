@@ -33,6 +33,8 @@ int xiw_stx_idle(const void* tx) { return tx_of(tx)->idle(); }
 
 xiw_size xiw_stx_fpdu_max(const void* tx) { return tx_of(tx)->fpdu_max(); }
 
+xiw_u16 xiw_stx_set_mulpdu(void* tx, xiw_u16 mulpdu) { return tx_of(tx)->set_mulpdu(mulpdu); }
+
 int xiw_stx_next(void* tx, void* buf, xiw_size len, xiw_fetch_fn fetch, void* ctx) {
   return xiw::abi::to_abi(tx_of(tx)->next(kstd::as_writable_bytes(buf, len), fetch, ctx));
 }

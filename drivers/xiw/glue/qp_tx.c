@@ -12,9 +12,11 @@
  * Responses go first, at message boundaries (RFC 5040 section 5.4).
  */
 #include <linux/slab.h>
+#include <linux/tcp.h>
 #include <net/sock.h>
 
 #include <xiw/mpa.h>
+#include <xiw/mpa_conn.h>
 #include <xiw/stream.h>
 
 #include "cm.h"
@@ -167,6 +169,45 @@ static void xiw_tx_message_sent(struct xiw_qp *qp)
 	xiw_qp_complete_sq(qp);
 }
 
+/*
+ * Between FPDUs: if TCP's MSS changed (an MTU or path MTU change), size the
+ * FPDUs from the next one on to it (RFC 5044 section 4.5: MULPDU follows
+ * EMSS), growing the buffer if need be; short of memory, it falls back to
+ * FPDUs that fit the buffer it has.
+ * TCP updates its MSS as it sends, so the FPDU in hand when the MTU drops
+ * may still be cut in two by TCP; the ones after it are not.
+ */
+static void xiw_tx_follow_mss(struct xiw_qp *qp)
+{
+	u32 mss = READ_ONCE(tcp_sk(qp->tx_sock->sk)->mss_cache);
+	u16 mulpdu;
+	size_t size;
+	u8 *buf;
+
+	if (mss == qp->tx_mss)
+		return;
+	mulpdu = xiw_stx_set_mulpdu(qp->stx,
+				    xiw_mpa_mulpdu(mss, qp->tx_markers));
+	size = xiw_stx_fpdu_max(qp->stx);
+	if (size > qp->tx_buf_size) {
+		buf = kmalloc(size, GFP_KERNEL);
+		if (!buf) {
+			xiw_stx_set_mulpdu(qp->stx,
+					   xiw_mpa_mulpdu(qp->tx_mss,
+							  qp->tx_markers));
+			return;
+		}
+		kfree(qp->tx_buf);
+		qp->tx_buf = buf;
+		qp->tx_buf_size = size;
+	}
+	pr_debug("xiw: qp %u mss %u -> %u: mulpdu %u\n", qp->ibqp.qp_num,
+		 qp->tx_mss, mss, mulpdu);
+	if (qp->tx_mss)
+		xiw_stat_inc(to_xiw_dev(qp->ibqp.device), XIW_STAT_TX_MULPDU);
+	qp->tx_mss = mss;
+}
+
 /* Builds the next FPDU; 0 when there is nothing to send. */
 static int xiw_tx_build(struct xiw_qp *qp)
 {
@@ -181,6 +222,7 @@ static int xiw_tx_build(struct xiw_qp *qp)
 	}
 	if (READ_ONCE(qp->tx_fenced))
 		return 0;
+	xiw_tx_follow_mss(qp);
 	if (xiw_stx_idle(qp->stx)) {
 		if (!xiw_tx_pick(qp, &m))
 			return 0;
@@ -286,6 +328,8 @@ int xiw_qp_stream_start(struct xiw_qp *qp, struct socket *sock,
 	kfree(qp->tx_buf);
 	qp->tx_buf = buf;
 	qp->tx_buf_size = size;
+	qp->tx_mss = 0;		/* the first FPDU sizes MULPDU to the MSS */
+	qp->tx_markers = tx->markers;
 	qp->tx_len = 0;
 	qp->tx_off = 0;
 	qp->tx_cur = ~0U;

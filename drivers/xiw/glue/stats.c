@@ -18,6 +18,7 @@ static const struct rdma_stat_desc xiw_stat_descs[XIW_NUM_STATS] = {
 	[XIW_STAT_RX_READ_REQ] = { .name = "rx_read_req" },
 	[XIW_STAT_TX_TERMINATE] = { .name = "tx_terminate" },
 	[XIW_STAT_RX_TERMINATE] = { .name = "rx_terminate" },
+	[XIW_STAT_TX_MULPDU] = { .name = "tx_mulpdu_change" },
 };
 
 static struct rdma_hw_stats *xiw_alloc_hw_port_stats(struct ib_device *ibdev,

@@ -40,6 +40,7 @@ enum xiw_stat {
 	XIW_STAT_RX_READ_REQ,	/* RDMA Read Requests received */
 	XIW_STAT_TX_TERMINATE,	/* TERMINATE messages queued to send */
 	XIW_STAT_RX_TERMINATE,	/* TERMINATE messages received */
+	XIW_STAT_TX_MULPDU,	/* MULPDU changes after a TCP MSS change */
 	XIW_NUM_STATS
 };
 
@@ -219,6 +220,8 @@ struct xiw_qp {
 	void *stx;			/* xiw_stx_size() */
 	u8 *tx_buf;			/* one FPDU */
 	u32 tx_buf_size;
+	u32 tx_mss;			/* the TCP MSS MULPDU was sized to */
+	bool tx_markers;		/* we insert Markers */
 	u32 tx_len, tx_off;		/* FPDU octets built, sent */
 	u32 tx_cur;			/* SQ index of the message, or ~0 */
 	bool tx_read_resp;		/* the message is a Read Response */

@@ -40,6 +40,29 @@ pair pattern "$XIW_PATTERN -s $MY_IP" "$XIW_PATTERN -c $PEER_IP"
 # The same with the server's receives on a shared receive queue, its limit
 # event and LAST_WQE_REACHED checked.
 pair pattern-srq "$XIW_PATTERN -q -s $MY_IP" "$XIW_PATTERN -c $PEER_IP"
+
+# The MTU changes under traffic: VM 1's eth0 cycles through 1000, 600 and
+# 1500 octets while its pattern checker runs. Every byte still arrives,
+# and VM 1's xiw resized its FPDUs to TCP's new MSS (tx_mulpdu_change).
+if [ "$VM_IDX" = 0 ]; then
+	barrier mtu-go 60
+	check pattern-mtu-server timeout 300 $XIW_PATTERN -s "$MY_IP"
+	barrier mtu-done 330
+else
+	at tx_mulpdu_change
+	barrier mtu-go 60
+	sleep 2
+	( while :; do
+		for m in 1000 600 1500; do ip link set eth0 mtu $m; sleep 0.4; done
+	done ) &
+	flap=$!
+	check pattern-mtu-client retry 30 timeout 270 $XIW_PATTERN -c "$PEER_IP"
+	kill $flap
+	wait $flap
+	ip link set eth0 mtu 1500
+	check pattern-mtu-resized grew tx_mulpdu_change 1
+	barrier mtu-done 330
+fi
 # perftest through rdma_cm (-R); each checks its own completions.
 for t in write_bw read_bw send_bw write_lat read_lat send_lat; do
 	pair "ib_$t" "ib_$t -R -d xiw0 -n 200 -s 65536 -F" \

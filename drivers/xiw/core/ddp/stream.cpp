@@ -60,6 +60,13 @@ void Sender::start(const xiw_stream_cfg& cfg) {
   off_ = 0;
 }
 
+u16 Sender::set_mulpdu(u16 mulpdu) {
+  // DDP segments stand alone (RFC 5041 section 5), so a message may
+  // change segment size from one to the next.
+  mulpdu_ = mulpdu < mpa::kMulpduMin ? mpa::kMulpduMin : mulpdu > mpa::kMulpduMax ? mpa::kMulpduMax : mulpdu;
+  return mulpdu_;
+}
+
 usize Sender::fpdu_max() const {
   return mpa::fpdu_wire_length(mulpdu_, mpa::kMarkerInterval - 1, fpdu_.markers());
 }

@@ -37,6 +37,9 @@ class Sender {
   int begin(const xiw_msg& m);
   bool idle() const { return !open_; }
   usize fpdu_max() const;
+  // MULPDU for the FPDUs from the next one on (an MTU change), clamped
+  // to RFC 5044's range; returns what is now in effect.
+  u16 set_mulpdu(u16 mulpdu);
   u32 position() const { return fpdu_.position(); }
   // The open message's next FPDU; the message closes after its last.
   kstd::Result<usize> next(kstd::MutableBytes out, xiw_fetch_fn fetch, void* ctx);
