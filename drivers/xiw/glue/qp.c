@@ -728,7 +728,7 @@ int xiw_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 
 	/* A user QP's doorbell: the work is in its mapped SQ ring. */
 	if (qp->usq) {
-		xiw_qp_kick(qp);
+		xiw_qp_tx_now(qp);
 		return 0;
 	}
 	/* Before RTS work requests cannot be queued; in ERROR they flush. */

@@ -250,19 +250,14 @@ static void xiw_tx_flush(struct xiw_qp *qp)
 	xiw_qp_last_wqe(qp);
 }
 
-static void xiw_tx_work(struct work_struct *work)
+/*
+ * Under tx_mutex: sends FPDUs until there is nothing to send, the socket
+ * is full (-EAGAIN; sk_write_space kicks us again) or an error.
+ */
+static int xiw_tx_run(struct xiw_qp *qp)
 {
-	struct xiw_qp *qp = container_of(work, struct xiw_qp, tx_work);
-	bool drop = false;
 	int rc = 0;
 
-	mutex_lock(&qp->tx_mutex);
-	if (READ_ONCE(qp->state) == IB_QPS_ERR && !qp->term_pending &&
-	    qp->tx_off == qp->tx_len) {
-		xiw_tx_flush(qp);
-		drop = qp->tx_sock;	/* still connected: close */
-		goto out;
-	}
 	while (qp->tx_sock) {
 		if (qp->tx_off < qp->tx_len) {
 			rc = xiw_tx_push(qp);
@@ -281,6 +276,23 @@ static void xiw_tx_work(struct work_struct *work)
 		qp->tx_off = 0;
 		rc = 0;
 	}
+	return rc;
+}
+
+static void xiw_tx_work(struct work_struct *work)
+{
+	struct xiw_qp *qp = container_of(work, struct xiw_qp, tx_work);
+	bool drop = false;
+	int rc;
+
+	mutex_lock(&qp->tx_mutex);
+	if (READ_ONCE(qp->state) == IB_QPS_ERR && !qp->term_pending &&
+	    qp->tx_off == qp->tx_len) {
+		xiw_tx_flush(qp);
+		drop = qp->tx_sock;	/* still connected: close */
+		goto out;
+	}
+	rc = xiw_tx_run(qp);
 	if (rc && rc != -EAGAIN) {
 		pr_debug("xiw: qp %u tx error %d\n", qp->ibqp.qp_num, rc);
 		drop = true;
@@ -309,6 +321,28 @@ void xiw_qp_tx_setup(struct xiw_qp *qp)
  * The CM hands over a connection in Full Operation. The stream starts
  * where the CM's own framing (RTR) left it.
  */
+/*
+ * A user QP's doorbell, in the poster's process context: transmit now
+ * instead of after a workqueue hop, which is most of a small message's
+ * latency. Anything else (the tx work busy, an error, ERROR to flush, an
+ * event to report) is left to the tx work, which finds it again.
+ */
+void xiw_qp_tx_now(struct xiw_qp *qp)
+{
+	int rc;
+
+	if (READ_ONCE(qp->state) != IB_QPS_RTS ||
+	    !mutex_trylock(&qp->tx_mutex)) {
+		xiw_qp_kick(qp);
+		return;
+	}
+	rc = xiw_tx_run(qp);
+	mutex_unlock(&qp->tx_mutex);
+	if ((rc && rc != -EAGAIN) || READ_ONCE(qp->state) != IB_QPS_RTS ||
+	    READ_ONCE(qp->pending_event))
+		xiw_qp_kick(qp);
+}
+
 int xiw_qp_stream_start(struct xiw_qp *qp, struct socket *sock,
 			const struct xiw_stream_cfg *tx,
 			const struct xiw_stream_cfg *rx, bool fenced)

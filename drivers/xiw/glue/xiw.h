@@ -388,6 +388,7 @@ int xiw_tx_init(void);
 void xiw_tx_exit(void);
 void xiw_qp_tx_setup(struct xiw_qp *qp);
 void xiw_qp_kick(struct xiw_qp *qp);
+void xiw_qp_tx_now(struct xiw_qp *qp);
 int xiw_qp_stream_start(struct xiw_qp *qp, struct socket *sock,
 			const struct xiw_stream_cfg *tx,
 			const struct xiw_stream_cfg *rx, bool fenced);

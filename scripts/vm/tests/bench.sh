@@ -3,9 +3,11 @@
 # `make bench`: RDMA WRITE bandwidth (ib_write_bw -R, 64 KiB messages)
 # between the two VMs, side by side in one boot: upstream siw (as shipped,
 # no CRC, and built to require CRC32c), xiw with CRC32c, xiw without it,
-# and plain TCP (python sockets, 64 KiB writes).
+# and plain TCP (python sockets, 64 KiB writes). Then small-message
+# latency: ib_send_lat and ib_read_lat -R at 16 octets over siw and xiw.
 # VM 1 serves, VM 0 measures; each result goes to $OUT/bench as
-# "name MB/s". A benchmark, not a test: only "it ran" is checked.
+# "name MB/s", each latency to $OUT/lat as "name op typical-usec". A
+# benchmark, not a test: only "it ran" is checked.
 . "$XIW_TOP/scripts/vm/lib.sh"
 
 P=/sys/module/xiw/parameters
@@ -24,11 +26,29 @@ bw() {	# name device
 	barrier "$1-done" $((SECS + 120))
 }
 
+lat() {	# name device
+	for op in send read; do
+		if [ "$VM_IDX" = 1 ]; then
+			barrier "$1-$op-lat-go" 60
+			timeout 120 ib_${op}_lat -R -d "$2" -s 16 -n 1000 -F >/dev/null 2>&1
+		else
+			barrier "$1-$op-lat-go" 60
+			sleep 2
+			retry 10 timeout 120 ib_${op}_lat -R -d "$2" -s 16 -n 1000 -F \
+				"$PEER_IP" > "$OUT/$1-$op-lat.out" 2>&1 &&
+			awk -v n="$1" -v o="$op" '$1 == 16 { print n, o, $5 }' \
+				"$OUT/$1-$op-lat.out" >> "$OUT/lat"
+		fi
+		barrier "$1-$op-lat-done" 180
+	done
+}
+
 modprobe rdma_ucm
 check net retry 10 ping -c 1 -W 2 "$PEER_IP"
 
 load_module "$(siw_ko stock)" && rdma link add siw0 type siw netdev eth0
 bw siw siw0
+lat siw siw0
 rdma link delete siw0 && rmmod siw
 # siw built to require CRC32c (scripts/vm/siw.sh variant crc): the
 # reference for xiw with CRC.
@@ -38,8 +58,10 @@ rdma link delete siw0 && rmmod siw
 
 load_xiw && rdma link add xiw0 type xiw netdev eth0
 bw xiw-crc xiw0
+lat xiw-crc xiw0
 echo suppress > $P/mpa_crc
 bw xiw-nocrc xiw0
+lat xiw-nocrc xiw0
 rdma link delete xiw0 && rmmod xiw
 
 # Plain TCP with the same message size, for the ceiling.
