@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Module parameters: the MPA and connection knobs. Every one is writable
- * at run time (0644) and applies to connections set up afterwards.
+ * at run time (0644) and applies to connections set up afterwards; the
+ * fault_tx_crc test aid applies to the next FPDUs sent.
  * Documentation/admin-guide.rst describes each; the defaults interoperate
  * with upstream siw.
  */
+#include <linux/atomic.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
@@ -105,6 +107,20 @@ MODULE_PARM_DESC(mpa_log, "Log what MPA agreed for every connection (default: no
 bool xiw_params_log(void)
 {
 	return READ_ONCE(mpa_log);
+}
+
+/* A test aid: the receiver's CRC check over real TCP needs a bad CRC. */
+static uint fault_tx_crc;
+module_param(fault_tx_crc, uint, 0644);
+MODULE_PARM_DESC(fault_tx_crc, "Test aid: send the next N FPDUs with a wrong CRC (default 0)");
+
+bool xiw_params_fault_tx_crc(void)
+{
+	uint n = READ_ONCE(fault_tx_crc);
+
+	while (n && !try_cmpxchg(&fault_tx_crc, &n, n - 1))
+		;
+	return n != 0;
 }
 
 void xiw_params_policy(struct xiw_mpa_policy *p)

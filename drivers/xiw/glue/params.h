@@ -9,5 +9,7 @@
 void xiw_params_policy(struct xiw_mpa_policy *p);
 /* mpa_log: report each connection's MPA parameters at KERN_INFO. */
 bool xiw_params_log(void);
+/* fault_tx_crc: true (and one fewer left) if this FPDU's CRC is to be wrong. */
+bool xiw_params_fault_tx_crc(void);
 
 #endif /* XIW_PARAMS_H */

@@ -20,6 +20,7 @@
 #include <xiw/stream.h>
 
 #include "cm.h"
+#include "params.h"
 #include "xiw.h"
 
 static struct workqueue_struct *xiw_tx_wq;
@@ -234,6 +235,9 @@ static int xiw_tx_build(struct xiw_qp *qp)
 	}
 	n = xiw_stx_next(qp->stx, qp->tx_buf, qp->tx_buf_size, xiw_tx_fetch,
 			 qp);
+	/* The fault_tx_crc test aid spoils the CRC, the last four octets. */
+	if (n > 0 && qp->tx_crc && xiw_params_fault_tx_crc())
+		qp->tx_buf[n - 1] ^= 0xff;
 	return n;
 }
 
@@ -364,6 +368,7 @@ int xiw_qp_stream_start(struct xiw_qp *qp, struct socket *sock,
 	qp->tx_buf_size = size;
 	qp->tx_mss = 0;		/* the first FPDU sizes MULPDU to the MSS */
 	qp->tx_markers = tx->markers;
+	qp->tx_crc = tx->crc;
 	qp->tx_len = 0;
 	qp->tx_off = 0;
 	qp->tx_cur = ~0U;

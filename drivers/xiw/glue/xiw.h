@@ -222,6 +222,7 @@ struct xiw_qp {
 	u32 tx_buf_size;
 	u32 tx_mss;			/* the TCP MSS MULPDU was sized to */
 	bool tx_markers;		/* we insert Markers */
+	bool tx_crc;			/* our FPDUs carry a CRC */
 	u32 tx_len, tx_off;		/* FPDU octets built, sent */
 	u32 tx_cur;			/* SQ index of the message, or ~0 */
 	bool tx_read_resp;		/* the message is a Read Response */

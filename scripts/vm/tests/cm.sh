@@ -28,7 +28,7 @@ barrier setup || exit 1
 defaults() {
 	echo 2 > $P/mpa_rev && echo required > $P/mpa_crc && echo accept > $P/mpa_markers &&
 	echo N > $P/mpa_peer_to_peer && echo Y > $P/mpa_rtr_send &&
-	echo Y > $P/mpa_rtr_write && echo Y > $P/mpa_rtr_read
+	echo Y > $P/mpa_rtr_write && echo Y > $P/mpa_rtr_read && echo 0 > $P/fault_tx_crc
 }
 
 # The kernel log since this case began. The log is never cleared: the
@@ -44,6 +44,30 @@ agreed() {
 # run NAME "client params" "server params" "client args" CLIENT_RE SERVER_RE [CLIENT_MPA SERVER_MPA]
 # CM_CASES (a regular expression) narrows the run while debugging.
 want() { echo "$1" | grep -qE "^(${CM_CASES:-.*})$"; }
+
+# RFC 5044 section 8 over real TCP: the client's first FPDU carries a
+# wrong CRC (fault_tx_crc). The server must refuse it with a TERMINATE of
+# layer 2 (LLP), type 0 (MPA), code 2 (CRC error) and the client must
+# receive exactly that; the fault was used once.
+crc_error_checks() {
+	if [ "$1" = responder ]; then
+		check "$tc-server-terminate" eval 'case_log |
+			grep -q "stream error -[0-9]*: TERMINATE layer 2 type 0 code 0x2"'
+		check "$tc-server-counters" grew tx_terminate 1
+	else
+		check "$tc-client-terminate" retry 10 eval 'case_log |
+			grep -q "TERMINATE received: layer 2 type 0 code 0x2"'
+		check "$tc-client-counters" grew rx_terminate 1
+		check "$tc-fault-used" grep -qx 0 $P/fault_tx_crc
+	fi
+}
+
+# case_checks ROLE: what some cases check beyond the ULP's results.
+case_checks() {
+	case "$tc" in
+	crc-error) crc_error_checks "$1" ;;
+	esac
+}
 
 run() {
 	want "$1" || { SERVER_ARGS=; return 0; }
@@ -73,6 +97,7 @@ run() {
 				/sys/module/xiw_cmtest/parameters/srq_events
 			cat /sys/module/xiw_cmtest/parameters/srq_events
 		esac
+		case_checks responder
 		case_log > "$OUT/dmesg-$tc-server.txt"
 		rmmod xiw_cmtest
 	else
@@ -82,8 +107,10 @@ run() {
 		load_module "$XIW_CMTEST_KO" role=client addr="$PEER_IP" port=$PORT data=1 $cargs
 		check "$tc-client" grep -qE "$cre" $R
 		cat $R
-		! grep -q '^established' $R ||
-			check "$tc-data" grep -q 'data=ok sends=6 writes=6 reads=6' $R
+		case "$cre" in *data=fail*) ;; *)
+			! grep -q '^established' $R ||
+				check "$tc-data" grep -q 'data=ok sends=6 writes=6 reads=6' $R
+		esac
 		case " $cargs " in *" frwr=1 "*)
 			check "$tc-frwr" grep -q 'frwr=ok' $R
 			# One READ_WITH_INV and one Send with Invalidate took
@@ -92,6 +119,7 @@ run() {
 				grew reg_mr 2 && grew tx_terminate 1'
 		esac
 		[ -z "$cmpa" ] || check "$tc-client-mpa" agreed initiator "$cmpa"
+		case_checks initiator
 		case_log > "$OUT/dmesg-$tc-client.txt"
 		rmmod xiw_cmtest
 		barrier "$tc-done" 120
@@ -127,6 +155,8 @@ run p2p-no-match "echo Y > $P/mpa_peer_to_peer; echo N > $P/mpa_rtr_write; echo 
 	'^error=' 'requests=1 established=0'
 # The most private data rdma_cm can carry (its length is 8 bits wide
 # there): 255 octets for the ULP, 259 on the wire with the RFC 6581 prefix.
+run crc-error "echo 1 > $P/fault_tx_crc" "" "" \
+	'^established .*data=fail' 'requests=1 established=1'
 SERVER_ARGS=pd_len=255
 run pd-255 "" "" "pd_len=255" \
 	'^established .*pd_len=255 pd_ok=1' 'requests=1 established=1 .*pd_len=255 pd_ok=1'
