@@ -29,7 +29,8 @@ struct xiw_mpa_policy {
 	xiw_u8 peer_to_peer;	/* initiator offers the peer-to-peer model */
 	xiw_u8 rtr_types;	/* XIW_MPA_CTRL_B|C|D we generate and accept */
 	xiw_u8 reject_short_ird;/* responder rejects a short initiator IRD */
-	xiw_u16 reserved;
+	xiw_u8 retry_unenhanced;/* initiator: see xiw_mpa_step */
+	xiw_u8 reserved;
 	xiw_u32 request_ms;	/* timeouts, 0 for none */
 	xiw_u32 reply_ms;
 	xiw_u32 ulp_ms;
@@ -98,7 +99,8 @@ struct xiw_mpa_step {
 	xiw_u8 terminate;	/* XIW_MPA_ERR_* or 0 */
 	xiw_u8 rtr;		/* XIW_MPA_CTRL_B|C|D or 0 */
 	xiw_u8 close_after_send;
-	xiw_u8 reserved[7];
+	xiw_u8 retry_unenhanced;/* failed on a close: may retry Rev 1 */
+	xiw_u8 reserved[6];
 };
 
 #ifdef __cplusplus

@@ -387,6 +387,50 @@ TEST(MpaHandshake, LlpLossDuringStartupFails) {
   EXPECT_EQ(ini.error(), -ECONNRESET);
 }
 
+// RFC 6581 section 10: an enhanced Request met by a close may be retried
+// unenhanced, and the retry then meets an RFC 5044 responder.
+TEST(MpaHandshake, EnhancedRequestMetByACloseMayBeRetriedUnenhanced) {
+  Policy retry;
+  retry.retry_unenhanced = true;
+  Policy old;
+  old.rev = 1;
+  Pair first(retry, old);
+  EXPECT_EQ(first.run().upcall, Upcall::none);  // the responder closed instead of a Reply
+  EXPECT_EQ(first.res_step.upcall, Upcall::failed);
+  const Step closed = first.ini.llp_closed();
+  EXPECT_EQ(closed.upcall, Upcall::failed);
+  EXPECT_TRUE(closed.retry_unenhanced);
+  Policy again = retry;
+  again.rev = 1;
+  Pair second(again, old);
+  EXPECT_EQ(second.run().upcall, Upcall::connected);
+  EXPECT_EQ(second.ini.agreed().rev, 1);
+  EXPECT_FALSE(second.ini.request().is_enhanced());
+}
+
+TEST(MpaHandshake, RetryUnenhancedOnlyForACloseOnAnEnhancedRequest) {
+  Policy retry;
+  retry.retry_unenhanced = true;
+  Handshake off(Policy{}, kTimeouts);  // the policy does not allow it
+  off.connect(depths(), {});
+  EXPECT_FALSE(off.llp_closed().retry_unenhanced);
+  Policy rev1 = retry;  // nothing enhanced to drop
+  rev1.rev = 1;
+  Handshake plain(rev1, kTimeouts);
+  plain.connect(depths(), {});
+  EXPECT_FALSE(plain.llp_closed().retry_unenhanced);
+  Handshake part(retry, kTimeouts);  // part of a Reply came first
+  part.connect(depths(), {});
+  part.receive(kstd::Bytes(good_request().data(), 1));
+  EXPECT_FALSE(part.llp_closed().retry_unenhanced);
+  Handshake slow(retry, kTimeouts);  // a timeout is not a close
+  slow.connect(depths(), {});
+  EXPECT_FALSE(slow.timeout().retry_unenhanced);
+  Handshake res(retry, kTimeouts);  // responders never retry
+  res.listen();
+  EXPECT_FALSE(res.llp_closed().retry_unenhanced);
+}
+
 TEST(MpaHandshake, EventsOutOfOrderAreRefused) {
   Handshake h(Policy{}, kTimeouts);
   EXPECT_EQ(h.accept(depths(), {}).upcall, Upcall::failed);

@@ -28,6 +28,7 @@ void to_abi(const Handshake::Step& s, xiw_mpa_step* out) {
   out->terminate = static_cast<xiw_u8>(s.terminate);
   out->rtr = s.rtr;
   out->close_after_send = s.close_after_send;
+  out->retry_unenhanced = s.retry_unenhanced;
 }
 
 xiw::mpa::ReadDepths depths_of(const xiw_mpa_depths* d) {
@@ -84,6 +85,7 @@ int xiw_mpa_hs_init(void* mem, xiw_size len, const struct xiw_mpa_policy* p) {
   policy.peer_to_peer = p->peer_to_peer != 0;
   policy.rtr_types = p->rtr_types;
   policy.reject_short_ird = p->reject_short_ird != 0;
+  policy.retry_unenhanced = p->retry_unenhanced != 0;
   const xiw::mpa::Timeouts t = {p->request_ms, p->reply_ms, p->ulp_ms, p->rtr_ms};
   new (mem) Handshake(policy, t);
   return 0;

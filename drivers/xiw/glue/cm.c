@@ -505,6 +505,8 @@ static void xiw_cep_connect_request(struct xiw_cep *cep)
 	lid->rem_ref(lid);
 }
 
+static int xiw_cep_retry_unenhanced(struct xiw_cep *cep);
+
 static void xiw_cep_step(struct xiw_cep *cep, const struct xiw_mpa_step *s)
 {
 	struct xiw_mpa_step next;
@@ -558,6 +560,8 @@ static void xiw_cep_step(struct xiw_cep *cep, const struct xiw_mpa_step *s)
 		xiw_cep_detach_qp(cep);
 		return;
 	case XIW_MPA_UP_FAILED:
+		if (s->retry_unenhanced && !xiw_cep_retry_unenhanced(cep))
+			return;
 		xiw_cep_finish(cep, xiw_mpa_hs_error(cep->hs));
 		return;
 	}
@@ -1010,12 +1014,69 @@ int xiw_iw_reject(struct iw_cm_id *id, const void *pdata, u8 len)
 
 /* ---- active side --------------------------------------------------------- */
 
+/*
+ * Opens the initiator's TCP connection from the cm_id's addresses. Never
+ * blocks: the work continues once TCP is connected. The Reply timeout
+ * also bounds the TCP connect. Under cep->lock.
+ */
+static int xiw_cep_dial(struct xiw_cep *cep, u32 timeout_ms)
+{
+	struct xiw_mpa_step t = { .timer = XIW_MPA_TIMER_ARM,
+				  .timer_ms = timeout_ms };
+	struct iw_cm_id *id = cep->cm_id;
+	struct socket *s;
+	int rc;
+
+	s = xiw_cm_socket(cep->xdev, &id->remote_addr);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	rc = kernel_bind(s, (struct sockaddr *)&id->local_addr,
+			 sizeof(id->local_addr));
+	if (rc) {
+		sock_release(s);
+		return rc;
+	}
+	cep->state = XIW_CEP_CONNECTING;
+	xiw_cep_attach(cep, s);
+	rc = kernel_connect(s, (struct sockaddr *)&id->remote_addr,
+			    sizeof(id->remote_addr), O_NONBLOCK);
+	if (rc && rc != -EINPROGRESS)
+		return rc;
+	if (timeout_ms)
+		xiw_cep_timer(cep, &t);
+	xiw_cep_queue(cep);
+	return 0;
+}
+
+/*
+ * RFC 6581 section 10: the peer closed on our enhanced Request without a
+ * Reply, so it may speak RFC 5044 only. Try once more on a new connection
+ * from the same address with a Rev 1 Request. The first socket is reset,
+ * not closed, so that the new one can take its address and port at once.
+ * Returns 0 when the new connection is under way.
+ */
+static int xiw_cep_retry_unenhanced(struct xiw_cep *cep)
+{
+	struct xiw_mpa_policy p;
+	int rc;
+
+	if (!cep->cm_id || !cep->sock)
+		return -ENOTCONN;
+	if (xiw_params_log())
+		pr_info("xiw: initiator: peer closed on the enhanced Request, retrying with Rev 1\n");
+	sock_no_linger(cep->sock->sk);
+	xiw_cep_close_sock(cep);
+	xiw_params_policy(&p);
+	p.rev = 1;
+	rc = xiw_mpa_hs_init(cep->hs, xiw_mpa_hs_size(), &p);
+	return rc ?: xiw_cep_dial(cep, p.reply_ms);
+}
+
 int xiw_iw_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 {
 	struct xiw_device *xdev = to_xiw_dev(id->device);
 	struct xiw_mpa_policy pol;
 	struct xiw_cep *cep;
-	struct socket *s;
 	int rc;
 
 	pr_debug("xiw: connect qpn %u to %pISpc\n", p->qpn, &id->remote_addr);
@@ -1030,43 +1091,18 @@ int xiw_iw_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 	rc = xiw_cep_init_hs(cep);
 	if (rc)
 		goto put;
-	s = xiw_cm_socket(xdev, &id->remote_addr);
-	if (IS_ERR(s)) {
-		rc = PTR_ERR(s);
-		goto put;
-	}
-	rc = kernel_bind(s, (struct sockaddr *)&id->local_addr,
-			 sizeof(id->local_addr));
-	if (rc) {
-		sock_release(s);
-		goto put;
-	}
 	mutex_lock(&cep->lock);
 	rc = xiw_cep_bind_qp(cep, id, p->qpn);
 	if (rc) {
 		mutex_unlock(&cep->lock);
-		sock_release(s);
 		goto put;
 	}
 	cep->initiator = true;
-	cep->state = XIW_CEP_CONNECTING;
 	xiw_depths(&cep->depths, p);
 	cep->pd_len = p->private_data_len;
 	memcpy(cep->pd, p->private_data, cep->pd_len);
-	xiw_cep_attach(cep, s);
-	/* Never blocks: the work continues once TCP is connected. */
-	rc = kernel_connect(s, (struct sockaddr *)&id->remote_addr,
-			    sizeof(id->remote_addr), O_NONBLOCK);
-	if (rc == -EINPROGRESS || rc == 0) {
-		struct xiw_mpa_step t = { .timer = XIW_MPA_TIMER_ARM };
-
-		/* The Reply timeout also bounds the TCP connect. */
-		t.timer_ms = pol.reply_ms;
-		if (t.timer_ms)
-			xiw_cep_timer(cep, &t);
-		rc = 0;
-		xiw_cep_queue(cep);
-	} else {
+	rc = xiw_cep_dial(cep, pol.reply_ms);
+	if (rc) {
 		/* A synchronous failure: no events follow. */
 		cep->initiator = false;
 		cep->state = XIW_CEP_CLOSED;

@@ -84,6 +84,11 @@ module_param(mpa_reject_short_ird, bool, 0644);
 MODULE_PARM_DESC(mpa_reject_short_ird,
 		 "Responders reject an initiator IRD below the ULP's ORD (default: no, lower the ORD)");
 
+static bool mpa_retry_unenhanced = true;
+module_param(mpa_retry_unenhanced, bool, 0644);
+MODULE_PARM_DESC(mpa_retry_unenhanced,
+		 "Retry once with a Rev 1 Request when the peer closes on an enhanced one (default: yes)");
+
 static uint mpa_request_timeout_ms = 10000;
 module_param(mpa_request_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(mpa_request_timeout_ms, "Responder wait for the MPA Request, ms (0: none; default 10000)");
@@ -137,6 +142,7 @@ void xiw_params_policy(struct xiw_mpa_policy *p)
 	if (!p->rtr_types)
 		p->rtr_types = XIW_MPA_CTRL_C;
 	p->reject_short_ird = READ_ONCE(mpa_reject_short_ird);
+	p->retry_unenhanced = READ_ONCE(mpa_retry_unenhanced);
 	p->request_ms = READ_ONCE(mpa_request_timeout_ms);
 	p->reply_ms = READ_ONCE(mpa_reply_timeout_ms);
 	p->ulp_ms = READ_ONCE(mpa_ulp_timeout_ms);

@@ -28,7 +28,8 @@ barrier setup || exit 1
 defaults() {
 	echo 2 > $P/mpa_rev && echo required > $P/mpa_crc && echo accept > $P/mpa_markers &&
 	echo N > $P/mpa_peer_to_peer && echo Y > $P/mpa_rtr_send &&
-	echo Y > $P/mpa_rtr_write && echo Y > $P/mpa_rtr_read && echo 0 > $P/fault_tx_crc
+	echo Y > $P/mpa_rtr_write && echo Y > $P/mpa_rtr_read && echo 0 > $P/fault_tx_crc &&
+	echo Y > $P/mpa_retry_unenhanced
 }
 
 # The kernel log since this case began. The log is never cleared: the
@@ -62,10 +63,18 @@ crc_error_checks() {
 	fi
 }
 
+# RFC 6581 section 10: the client's enhanced Request met a close, and it
+# tried again with Rev 1.
+retry_checks() {
+	[ "$1" = responder ] ||
+		check "$tc-client-retried" eval 'case_log | grep -q "retrying with Rev 1"'
+}
+
 # case_checks ROLE: what some cases check beyond the ULP's results.
 case_checks() {
 	case "$tc" in
 	crc-error) crc_error_checks "$1" ;;
+	retry-unenhanced) retry_checks "$1" ;;
 	esac
 }
 
@@ -134,6 +143,14 @@ run cs-rev2 "" "" "pd_len=16 ird=4 ord=4 frwr=1" \
 run cs-rev1 "echo 1 > $P/mpa_rev" "" "pd_len=100" \
 	'^established .*pd_len=16 pd_ok=1' 'requests=1 established=1 .*pd_len=100 pd_ok=1' \
 	'rev 1 crc 1' 'rev 1 crc 1'
+# An RFC 5044-only server closes on an enhanced Request (RFC 6581 section
+# 10): the client retries with Rev 1 (mpa_retry_unenhanced, the default),
+# or reports the failure when that is off; the server's ULP never sees the
+# enhanced attempt.
+run retry-unenhanced "" "echo 1 > $P/mpa_rev" "" \
+	'^established' 'requests=1 established=1' 'rev 1 crc 1' 'rev 1 crc 1'
+run no-retry "echo N > $P/mpa_retry_unenhanced" "echo 1 > $P/mpa_rev" "" \
+	'^rejected status=-104 ' 'requests=0 established=0'
 # The server's receives come from a shared receive queue here.
 SERVER_ARGS=srq=1
 run crc-off "echo suppress > $P/mpa_crc" "echo suppress > $P/mpa_crc" "" \

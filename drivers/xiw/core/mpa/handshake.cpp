@@ -253,7 +253,11 @@ Step Handshake::timeout() {
 
 Step Handshake::llp_closed() {
   if (state_ == State::established || state_ == State::closed || state_ == State::rejected) return {};
-  return fail(kstd::err::connreset);
+  const bool retry =
+      state_ == State::await_reply && request_.is_enhanced() && rx_len_ == 0 && policy_.retry_unenhanced;
+  Step s = fail(kstd::err::connreset);
+  s.retry_unenhanced = retry;
+  return s;
 }
 
 }  // namespace xiw::mpa

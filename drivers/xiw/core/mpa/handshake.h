@@ -60,6 +60,9 @@ class Handshake {
     Timer timer = Timer::keep;
     u32 timer_ms = 0;
     usize consumed = 0;  // receive(): octets of the input that were startup frames
+    // With Upcall::failed: the peer closed on our enhanced Request before
+    // any Reply octet; a new connection may try an unenhanced Request.
+    bool retry_unenhanced = false;
   };
 
   Handshake(const Policy& policy, const Timeouts& timeouts) : policy_(policy), timeouts_(timeouts) {}
@@ -85,7 +88,9 @@ class Handshake {
   // RTR, which DDP then consumes without a completion.
   Step first_fpdu(u8 rtr);
   Step timeout();
-  // The TCP connection closed or failed under us.
+  // The TCP connection closed or failed under us. An initiator whose
+  // enhanced Request met a close before any Reply octet marks the Step
+  // retry_unenhanced when the policy allows it (RFC 6581 section 10).
   Step llp_closed();
 
   State state() const { return state_; }

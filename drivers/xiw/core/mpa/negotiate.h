@@ -42,6 +42,10 @@ struct Policy {
   // Responder: reject, naming the ORD it needs, when the initiator's IRD
   // is below the ORD the ULP asked for (RFC 6581 section 9.1 MAY).
   bool reject_short_ird = false;
+  // Initiator: when the peer closes on our enhanced Request without a
+  // Reply, say so, so that the connection may be retried with an
+  // unenhanced Request (RFC 6581 section 10 MAY).
+  bool retry_unenhanced = false;
 };
 
 // Read queue depths. `ird`/`ord` are what the ULP asked for (0x3FFF: leave
