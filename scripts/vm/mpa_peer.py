@@ -9,6 +9,11 @@
   mpa_peer.py no-rtr HOST PORT        send a peer-to-peer Request (RFC 6581,
                                       WRITE RTR offered), read the Reply,
                                       never send the RTR
+  mpa_peer.py greedy-server PORT [READY]
+                                      accept, read the enhanced Request and
+                                      reply with an ORD above any IRD; expect
+                                      a TERMINATE with MPA code 6 (RFC 6581
+                                      section 9.1) before the close
 
 Each waits until xiw closes the connection and prints what it saw and after
 how long. The exit status is 0 only if xiw closed it within LIMIT seconds
@@ -94,6 +99,56 @@ def no_rtr(host, port):
     return report("no-rtr", wait_close(s, t0)) or (0 if ok else 1)
 
 
+def read_request(s):
+    """The Request's header and private data, or None."""
+    head = read_exact(s, 20)
+    if len(head) < 20 or head[:16] != REQ_KEY:
+        return None
+    pd_len = struct.unpack(">H", head[18:20])[0]
+    return head, read_exact(s, pd_len)
+
+
+def greedy_server(port, ready=None):
+    ls = socket.socket()
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind(("0.0.0.0", port))
+    ls.listen(1)
+    if ready:
+        open(ready, "w").close()
+    ls.settimeout(LIMIT)
+    s, _ = ls.accept()
+    t0 = time.monotonic()
+    req = read_request(s)
+    if req is None or req[0][17] != 2 or not req[0][16] & 0x10 or len(req[1]) < 4:
+        print("greedy-server: no enhanced Request")
+        return 1
+    ird_f, ord_f = struct.unpack(">HH", req[1][:4])
+    print(f"greedy-server: Request IRD {ird_f & 0x3FFF} ORD {ord_f & 0x3FFF} "
+          f"control {ird_f >> 14:#x}/{ord_f >> 14:#x}")
+    # C and S, Rev 2, the initiator's control flags echoed (A, B | C, D:
+    # the model and RTR types it offered): our IRD covers its ORD, but our
+    # ORD 0x3FFE is more than any device's IRD, so the initiator must
+    # TERMINATE with code 6.
+    s.sendall(REP_KEY + bytes([0x50, 2]) + struct.pack(
+        ">HHH", 4, (ird_f & 0xC000) | (ord_f & 0x3FFF), (ord_f & 0xC000) | 0x3FFE))
+    try:
+        fpdu = read_exact(s, 2 + 18 + 4)
+    except ConnectionError:
+        fpdu = b""
+    print(f"greedy-server: after the Reply: {fpdu.hex()}")
+    ulpdu = fpdu[2:]
+    ok = False
+    if len(ulpdu) >= 18:
+        hl = 14 if ulpdu[0] & 0x80 else 18  # tagged or untagged DDP header
+        opcode = ulpdu[1] & 0x0F
+        ctrl = ulpdu[hl:hl + 2] if len(ulpdu) >= hl + 2 else b""
+        print(f"greedy-server: RDMAP opcode {opcode:#x} Terminate control {ctrl.hex()}")
+        # Opcode 0x7 Terminate; layer 2 (LLP), type 0 (MPA), code 6.
+        ok = opcode == 0x7 and ctrl == bytes([0x20, 0x06])
+    print(f"greedy-server: TERMINATE code 6 {'seen' if ok else 'missing'}")
+    return report("greedy-server", wait_close(s, t0)) or (0 if ok else 1)
+
+
 def main():
     mode, args = sys.argv[1], sys.argv[2:]
     if mode == "silent-server":
@@ -102,6 +157,8 @@ def main():
         return silent_client(args[0], int(args[1]))
     if mode == "no-rtr":
         return no_rtr(args[0], int(args[1]))
+    if mode == "greedy-server":
+        return greedy_server(int(args[0]), args[1] if len(args) > 1 else None)
     print(__doc__)
     return 2
 

@@ -8,6 +8,11 @@
 #            Request. xiw closes; its ULP never hears of it.
 #   rtr:     the peer sends a peer-to-peer Request and never the RTR.
 #            xiw's accept fails and the connection closes; no ESTABLISHED.
+# And one peer that answers wrongly:
+#   ird:     xiw initiates; the peer replies with an ORD above any IRD
+#            xiw can offer. xiw sends a TERMINATE with MPA code 6
+#            (insufficient IRD, RFC 6581 section 9.1) and closes; the
+#            connect fails.
 # Each timeout is set to 2 s; the peer allows 30 s before calling it a hang.
 . "$XIW_TOP/scripts/vm/lib.sh"
 
@@ -41,6 +46,24 @@ else
 	rmmod xiw_cmtest
 fi
 barrier reply-done 120
+
+if [ "$VM_IDX" = 1 ]; then
+	rm -f "$OUT/listening"
+	$PEER greedy-server 7481 "$OUT/listening" > "$OUT/peer-ird.txt" 2>&1 &
+	peer=$!
+	retry 30 test -e "$OUT/listening"
+	barrier ird-listen 60
+	check ird-term6 wait $peer
+	cat "$OUT/peer-ird.txt"
+else
+	barrier ird-listen 60
+	sleep 1
+	load_module "$XIW_CMTEST_KO" role=client addr="$PEER_IP" port=7481 ird=2 ord=2 data=0
+	cat $R
+	check ird-connect-fails grep -q '^error=-105 ' $R
+	rmmod xiw_cmtest
+fi
+barrier ird-done 120
 
 # VM 1's xiw listens; VM 0 plays the silent initiator, then the one that
 # never sends the RTR.
