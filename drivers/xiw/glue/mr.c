@@ -16,6 +16,7 @@
  * All access goes through xiw_mr_check() and xiw_mem_copy() under RCU:
  * MRs and their page lists are freed after a grace period.
  */
+#include <kunit/visibility.h>
 #include <linux/slab.h>
 #include <rdma/ib_umem.h>
 
@@ -59,6 +60,7 @@ struct ib_mr *xiw_get_dma_mr(struct ib_pd *pd, int access)
 	mr->valid = true;
 	return &mr->ibmr;
 }
+EXPORT_SYMBOL_IF_KUNIT(xiw_get_dma_mr);
 
 struct ib_mr *xiw_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
 			   u32 max_num_sg)
@@ -123,6 +125,7 @@ int xiw_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	xiw_mr_free(&mr->rcu);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(xiw_dereg_mr);
 
 struct ib_mr *xiw_reg_user_mr(struct ib_pd *pd, u64 start, u64 len,
 			      u64 virt, int access, struct ib_udata *udata)
@@ -254,6 +257,7 @@ int xiw_mr_check(struct xiw_device *xdev, u32 stag, struct ib_pd *pd,
 	rcu_read_unlock();
 	return rc;
 }
+EXPORT_SYMBOL_IF_KUNIT(xiw_mr_check);
 
 /*
  * Copies @len octets between @buf and [addr, addr + len) of the memory
@@ -294,3 +298,4 @@ int xiw_mem_copy(struct xiw_device *xdev, u32 stag, struct ib_pd *pd,
 	rcu_read_unlock();
 	return rc;
 }
+EXPORT_SYMBOL_IF_KUNIT(xiw_mem_copy);
