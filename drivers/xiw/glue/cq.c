@@ -20,8 +20,7 @@ static int xiw_create_ucq(struct xiw_cq *cq, struct ib_udata *udata)
 	struct siw_uresp_create_cq uresp = {};
 	size_t len = cq->size * sizeof(struct siw_cqe) +
 		     sizeof(struct siw_cq_ctrl);
-	struct ib_ucontext *uctx = &rdma_udata_to_drv_context(udata,
-			struct xiw_ucontext, ibuctx)->ibuctx;
+	struct ib_ucontext *uctx = xiw_uctx(udata);
 	int rc;
 
 	if (udata->outlen < sizeof(uresp))

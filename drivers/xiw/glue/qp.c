@@ -74,8 +74,7 @@ struct xiw_qp *xiw_qp_lookup(struct xiw_device *xdev, u32 qpn)
 /* The siw ABI rings of a user QP, mapped by rdma-core's siw provider. */
 static int xiw_qp_user_rings(struct xiw_qp *qp, struct ib_udata *udata)
 {
-	struct ib_ucontext *uctx = &rdma_udata_to_drv_context(udata,
-			struct xiw_ucontext, ibuctx)->ibuctx;
+	struct ib_ucontext *uctx = xiw_uctx(udata);
 	struct siw_uresp_create_qp uresp = {};
 
 	if (udata->outlen < sizeof(uresp))

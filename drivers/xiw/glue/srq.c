@@ -90,8 +90,7 @@ void xiw_srq_limit_event(struct xiw_srq *srq)
 
 static int xiw_srq_user_ring(struct xiw_srq *srq, struct ib_udata *udata)
 {
-	struct ib_ucontext *uctx = &rdma_udata_to_drv_context(udata,
-			struct xiw_ucontext, ibuctx)->ibuctx;
+	struct ib_ucontext *uctx = xiw_uctx(udata);
 	struct siw_uresp_create_srq uresp = {};
 
 	if (udata->outlen < sizeof(uresp))

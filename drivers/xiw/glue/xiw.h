@@ -276,6 +276,13 @@ struct xiw_ucontext {
 	struct ib_ucontext ibuctx;
 };
 
+/* The user context of a verb called with @udata (from user space). */
+static inline struct ib_ucontext *xiw_uctx(struct ib_udata *udata)
+{
+	return &rdma_udata_to_drv_context(udata, struct xiw_ucontext,
+					  ibuctx)->ibuctx;
+}
+
 static inline struct xiw_device *to_xiw_dev(struct ib_device *ibdev)
 {
 	return container_of(ibdev, struct xiw_device, ibdev);
