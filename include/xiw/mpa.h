@@ -22,6 +22,7 @@
 #define XIW_MPA_KEY_LEN		16
 #define XIW_MPA_HDR_LEN		20	/* Key, flags, Rev, PD_Length */
 #define XIW_MPA_PD_MAX		512	/* RFC 5044: Private Data <= 512 */
+#define XIW_MPA_MARKER_INTERVAL	512	/* a Marker every 512 stream octets */
 #define XIW_MPA_ENH_LEN		4	/* RFC 6581 enhanced data */
 #define XIW_MPA_FRAME_MAX	(XIW_MPA_HDR_LEN + XIW_MPA_PD_MAX)
 #define XIW_MPA_IRD_ORD_MAX	0x3fff	/* 14 bits; all ones: no negotiation */

@@ -53,6 +53,7 @@ static_assert(XIW_MPA_HS_IDLE == static_cast<int>(Handshake::State::idle) &&
               XIW_MPA_HS_ESTABLISHED == static_cast<int>(Handshake::State::established) &&
               XIW_MPA_HS_REJECTED == static_cast<int>(Handshake::State::rejected) &&
               XIW_MPA_HS_CLOSED == static_cast<int>(Handshake::State::closed));
+static_assert(XIW_MPA_MARKER_INTERVAL == xiw::mpa::kMarkerInterval);
 static_assert(XIW_MPA_CRC_SUPPRESS == static_cast<int>(xiw::mpa::CrcPolicy::suppress) &&
               XIW_MPA_MARKERS_REFUSE == static_cast<int>(xiw::mpa::MarkerPolicy::refuse));
 

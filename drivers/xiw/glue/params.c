@@ -2,7 +2,7 @@
 /*
  * Module parameters: the MPA and connection knobs. Every one is writable
  * at run time (0644) and applies to connections set up afterwards; the
- * fault_tx_crc test aid applies to the next FPDUs sent.
+ * fault_tx_* test aids apply to the next FPDUs sent.
  * Documentation/admin-guide.rst describes each; the defaults interoperate
  * with upstream siw.
  */
@@ -114,18 +114,36 @@ bool xiw_params_log(void)
 	return READ_ONCE(mpa_log);
 }
 
-/* A test aid: the receiver's CRC check over real TCP needs a bad CRC. */
+/*
+ * Test aids: the receiver's CRC and Marker checks over real TCP need a
+ * sender that gets them wrong.
+ */
 static uint fault_tx_crc;
 module_param(fault_tx_crc, uint, 0644);
 MODULE_PARM_DESC(fault_tx_crc, "Test aid: send the next N FPDUs with a wrong CRC (default 0)");
 
-bool xiw_params_fault_tx_crc(void)
-{
-	uint n = READ_ONCE(fault_tx_crc);
+static uint fault_tx_marker;
+module_param(fault_tx_marker, uint, 0644);
+MODULE_PARM_DESC(fault_tx_marker, "Test aid: send the next N Marked FPDUs with a wrong FPDUPTR (default 0)");
 
-	while (n && !try_cmpxchg(&fault_tx_crc, &n, n - 1))
+/* Takes one from a fault counter: true if it was not yet 0. */
+static bool xiw_fault_take(uint *count)
+{
+	uint n = READ_ONCE(*count);
+
+	while (n && !try_cmpxchg(count, &n, n - 1))
 		;
 	return n != 0;
+}
+
+bool xiw_params_fault_tx_crc(void)
+{
+	return xiw_fault_take(&fault_tx_crc);
+}
+
+bool xiw_params_fault_tx_marker(void)
+{
+	return xiw_fault_take(&fault_tx_marker);
 }
 
 void xiw_params_policy(struct xiw_mpa_policy *p)

@@ -11,5 +11,7 @@ void xiw_params_policy(struct xiw_mpa_policy *p);
 bool xiw_params_log(void);
 /* fault_tx_crc: true (and one fewer left) if this FPDU's CRC is to be wrong. */
 bool xiw_params_fault_tx_crc(void);
+/* fault_tx_marker: the same for a Marker's FPDUPTR. */
+bool xiw_params_fault_tx_marker(void);
 
 #endif /* XIW_PARAMS_H */

@@ -209,10 +209,27 @@ static void xiw_tx_follow_mss(struct xiw_qp *qp)
 	qp->tx_mss = mss;
 }
 
+/*
+ * The fault_tx_* test aids: spoil the FPDU of @n octets that starts at
+ * stream position @start. fault_tx_crc inverts the CRC's last octet;
+ * fault_tx_marker changes the FPDUPTR of its first Marker, if it has one.
+ */
+static void xiw_tx_fault(struct xiw_qp *qp, u32 start, int n)
+{
+	u32 m = (XIW_MPA_MARKER_INTERVAL - start % XIW_MPA_MARKER_INTERVAL) %
+		XIW_MPA_MARKER_INTERVAL;
+
+	if (qp->tx_crc && xiw_params_fault_tx_crc())
+		qp->tx_buf[n - 1] ^= 0xff;
+	if (qp->tx_markers && m + 4 <= n && xiw_params_fault_tx_marker())
+		qp->tx_buf[m + 3] ^= 0x04;	/* the low two bits are ignored */
+}
+
 /* Builds the next FPDU; 0 when there is nothing to send. */
 static int xiw_tx_build(struct xiw_qp *qp)
 {
 	struct xiw_msg m;
+	u32 start;
 	int n;
 
 	if (qp->term_pending) {
@@ -233,11 +250,11 @@ static int xiw_tx_build(struct xiw_qp *qp)
 		if (n)
 			return n;
 	}
+	start = xiw_stx_position(qp->stx);
 	n = xiw_stx_next(qp->stx, qp->tx_buf, qp->tx_buf_size, xiw_tx_fetch,
 			 qp);
-	/* The fault_tx_crc test aid spoils the CRC, the last four octets. */
-	if (n > 0 && qp->tx_crc && xiw_params_fault_tx_crc())
-		qp->tx_buf[n - 1] ^= 0xff;
+	if (n > 0)
+		xiw_tx_fault(qp, start, n);
 	return n;
 }
 

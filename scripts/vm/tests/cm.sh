@@ -29,6 +29,7 @@ defaults() {
 	echo 2 > $P/mpa_rev && echo required > $P/mpa_crc && echo accept > $P/mpa_markers &&
 	echo N > $P/mpa_peer_to_peer && echo Y > $P/mpa_rtr_send &&
 	echo Y > $P/mpa_rtr_write && echo Y > $P/mpa_rtr_read && echo 0 > $P/fault_tx_crc &&
+	echo 0 > $P/fault_tx_marker &&
 	echo Y > $P/mpa_retry_unenhanced
 }
 
@@ -46,20 +47,20 @@ agreed() {
 # CM_CASES (a regular expression) narrows the run while debugging.
 want() { echo "$1" | grep -qE "^(${CM_CASES:-.*})$"; }
 
-# RFC 5044 section 8 over real TCP: the client's first FPDU carries a
-# wrong CRC (fault_tx_crc). The server must refuse it with a TERMINATE of
-# layer 2 (LLP), type 0 (MPA), code 2 (CRC error) and the client must
-# receive exactly that; the fault was used once.
-crc_error_checks() {
+# RFC 5044 section 8 over real TCP: the client spoils an FPDU on purpose
+# (a test aid parameter). The server must refuse it with a TERMINATE of
+# layer 2 (LLP), type 0 (MPA) and the code the RFC names, and the client
+# must receive exactly that; the fault was used once.
+mpa_error_checks() {	# ROLE CODE PARAMETER
 	if [ "$1" = responder ]; then
-		check "$tc-server-terminate" eval 'case_log |
-			grep -q "stream error -[0-9]*: TERMINATE layer 2 type 0 code 0x2"'
+		check "$tc-server-terminate" eval "case_log |
+			grep -q 'stream error -[0-9]*: TERMINATE layer 2 type 0 code 0x$2'"
 		check "$tc-server-counters" grew tx_terminate 1
 	else
-		check "$tc-client-terminate" retry 10 eval 'case_log |
-			grep -q "TERMINATE received: layer 2 type 0 code 0x2"'
+		check "$tc-client-terminate" retry 10 eval "case_log |
+			grep -q 'TERMINATE received: layer 2 type 0 code 0x$2'"
 		check "$tc-client-counters" grew rx_terminate 1
-		check "$tc-fault-used" grep -qx 0 $P/fault_tx_crc
+		check "$tc-fault-used" grep -qx 0 $P/$3
 	fi
 }
 
@@ -73,7 +74,8 @@ retry_checks() {
 # case_checks ROLE: what some cases check beyond the ULP's results.
 case_checks() {
 	case "$tc" in
-	crc-error) crc_error_checks "$1" ;;
+	crc-error) mpa_error_checks "$1" 2 fault_tx_crc ;;
+	marker-error) mpa_error_checks "$1" 3 fault_tx_marker ;;
 	retry-unenhanced) retry_checks "$1" ;;
 	esac
 }
@@ -172,8 +174,13 @@ run p2p-no-match "echo Y > $P/mpa_peer_to_peer; echo N > $P/mpa_rtr_write; echo 
 	'^error=' 'requests=1 established=0'
 # The most private data rdma_cm can carry (its length is 8 bits wide
 # there): 255 octets for the ULP, 259 on the wire with the RFC 6581 prefix.
+# Code 2: the client's first FPDU carries a wrong CRC. Code 3: with CRC
+# off, Markers towards the server, the first Marker's FPDUPTR is wrong.
 run crc-error "echo 1 > $P/fault_tx_crc" "" "" \
 	'^established .*data=fail' 'requests=1 established=1'
+run marker-error "echo suppress > $P/mpa_crc; echo 1 > $P/fault_tx_marker" \
+	"echo suppress > $P/mpa_crc; echo require > $P/mpa_markers" "" \
+	'^established .*data=fail' 'requests=1 established=1' 'crc 0 markers 1/0' 'crc 0 markers 0/1'
 SERVER_ARGS=pd_len=255
 run pd-255 "" "" "pd_len=255" \
 	'^established .*pd_len=255 pd_ok=1' 'requests=1 established=1 .*pd_len=255 pd_ok=1'
