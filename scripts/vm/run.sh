@@ -93,6 +93,7 @@ INTEROP_SIW_BUGS=${INTEROP_SIW_BUGS:-N}
 INTEROP_CELLS="${INTEROP_CELLS:-}"
 MODULES_DIR=$modules_dir
 CM_CASES="${CM_CASES:-}"
+CAPTURED=$pcap
 EOV
 
 # ---- boot ----------------------------------------------------------------

@@ -25,6 +25,10 @@ that starts with an MPA Request checks:
     7 when the Reply named no type the Request offered, or code 6; the
     responder sends no FPDU before it (MPA fencing).
 
+A new SYN on a TCP 4-tuple already seen starts a new connection (xiw's
+unenhanced retry reuses its address and port); FPDU counts for tshark are
+summed per 4-tuple, as tshark keys them.
+
 Prints one line per connection and a summary "N connections, N FPDUs,
 N errors"; exits 1 on any error. With --fpdus it also prints, per
 direction, "fpdus SRC:PORT DST:PORT N" for comparison with tshark, and
@@ -364,8 +368,15 @@ def main():
         sys.exit("usage: mpa_check.py [--fpdus] CAPTURE.pcap")
     dirs = {}
     order = []
+    gen = {}
     for t, src, sport, dst, dport, seq, flags, payload in packets(args[0]):
-        key = (src, sport, dst, dport)
+        pair = frozenset(((src, sport), (dst, dport)))
+        key = (src, sport, dst, dport, gen.get(pair, 0))
+        if flags & 0x12 == 0x02 and key in dirs and dirs[key].isn not in (None, seq):
+            # A new SYN on a 4-tuple seen before is a new connection (an
+            # unenhanced retry reuses its address and port).
+            gen[pair] = key[4] + 1
+            key = key[:4] + (key[4] + 1,)
         if key not in dirs:
             dirs[key] = Direction()
             order.append(key)
@@ -374,15 +385,15 @@ def main():
         d.assemble()
     rep = Report()
     conns = nfpdu = 0
-    counts = []
+    counts = {}  # per TCP 4-tuple, as tshark counts
     marked = []
     for key in order:
         ini = dirs[key]
         if not ini.data.startswith(KEY_REQ):
             continue
-        rkey = (key[2], key[3], key[0], key[1])
+        rkey = (key[2], key[3], key[0], key[1], key[4])
         rsp = dirs.get(rkey, Direction())
-        name = f"{key[0]}:{key[1]}->{key[2]}:{key[3]}"
+        name = f"{key[0]}:{key[1]}->{key[2]}:{key[3]}" + (f"#{key[4]}" if key[4] else "")
         res = check_conn(name, ini, rsp, rep)
         conns += 1
         if with_markers(ini, rsp):
@@ -391,14 +402,14 @@ def main():
             line, a, b = res
             rep.lines.append(line)
             nfpdu += a + b
-            counts.append((key, a))
-            counts.append((rkey, b))
+            counts[key[:4]] = counts.get(key[:4], 0) + a
+            counts[rkey[:4]] = counts.get(rkey[:4], 0) + b
     for line in rep.lines:
         print(line)
     if "--fpdus" in sys.argv:
-        for s, sp, d, dp in marked:
+        for s, sp, d, dp, _ in marked:
             print(f"markers {s}:{sp} {d}:{dp}")
-        for (s, sp, d, dp), n in counts:
+        for (s, sp, d, dp), n in counts.items():
             print(f"fpdus {s}:{sp} {d}:{dp} {n}")
     print(f"{conns} connections, {nfpdu} FPDUs, {rep.errors} errors")
     sys.exit(1 if rep.errors or conns == 0 else 0)

@@ -50,7 +50,7 @@ defaults() {
 	echo 2 > $P/mpa_rev && echo required > $P/mpa_crc &&
 	echo accept > $P/mpa_markers && echo Y > $P/mpa_peer_to_peer &&
 	echo Y > $P/mpa_rtr_send && echo Y > $P/mpa_rtr_write &&
-	echo Y > $P/mpa_rtr_read
+	echo Y > $P/mpa_rtr_read && echo Y > $P/mpa_retry_unenhanced
 }
 
 case_mark() { echo "xiw-test: case $tc" > /dev/kmsg; }
@@ -162,14 +162,21 @@ cell rtr-read stock "echo N > $P/mpa_rtr_send; echo N > $P/mpa_rtr_write" "" "$O
 cell ird-ord-200 stock "" "ird=200 ord=200" '^established ird=128 ord=128 ' \
 	'requests=1 established=1 .*ird=128 ord=128' 'rev 2 crc 1 .* ird 128 ord 128' -
 # Private data at siw's limit: 256 octets on the wire, 252 for the ULP
-# after the RFC 6581 prefix. Over it, siw closes the connection. siw
+# after the RFC 6581 prefix. Over it, siw closes the connection (pd-253).
+# xiw then retries with Rev 1 (RFC 6581 section 10), where 253 octets
+# fit: the connection is a Rev 1 one, READs refused as in rev1. With the
+# retry off, xiw's ULP sees the close. siw
 # itself sends at most 251 (its frame length is 8 bits wide inside: 252 +
 # 4 goes out as PD_Length 0 with the S bit set, a frame xiw refuses).
 cell pd-252 stock "" "pd_len=252" '^established .*pd_len=16 pd_ok=1' \
 	'requests=1 established=1 .*pd_len=252 pd_ok=1' 'rev 2 ' -
 cell pd-251 stock "" "pd_len=251" '^established .*pd_len=16 pd_ok=1' \
 	'requests=1 established=1 .*pd_len=251 pd_ok=1' - 'rev 2 '
-cell pd-253 stock "" "pd_len=253" '^rejected status=-104' 'requests=0 established=0' "" -
+DATA_RE='data=fail step=write-read' RPING=N
+cell pd-253 stock "" "pd_len=253" '^established ' 'requests=1 established=1 .*pd_len=253 pd_ok=1' \
+	'rev 1 crc 1 markers 0/0 p2p 0 ' -
+cell pd-253-no-retry stock "echo N > $P/mpa_retry_unenhanced" "pd_len=253" \
+	'^rejected status=-104' 'requests=0 established=0' "" -
 # Markers: siw rejects a Request asking for them (R bit), and refuses a
 # Reply asking for them; xiw's ULP sees the connection close.
 cell markers stock "echo require > $P/mpa_markers" "" \
