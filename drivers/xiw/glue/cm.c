@@ -315,8 +315,13 @@ static void xiw_cep_event(struct xiw_cep *cep, struct iw_cm_id *id,
 		ev.ord = cep->agreed.ord;
 	}
 	if (with_pd) {
+		/*
+		 * MPA carries up to 512 octets, iw_cm's event 255: a peer's
+		 * longer private data reaches the ULP cut to 255 octets, not
+		 * wrapped around to its length modulo 256.
+		 */
 		ev.private_data = (void *)pd;
-		ev.private_data_len = f.pd_len;
+		ev.private_data_len = min_t(u16, f.pd_len, U8_MAX);
 		if (type == IW_CM_EVENT_CONNECT_REPLY && status) {
 			ev.ird = f.ird;	/* RFC 6581 9.1: also on reject */
 			ev.ord = f.ord;
