@@ -63,7 +63,8 @@ def report(what, closed):
     return 0
 
 
-def silent_server(port, ready=None):
+def accept_one(port, ready=None):
+    """Listen on PORT (creating READY once listening), accept one connection."""
     ls = socket.socket()
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     ls.bind(("0.0.0.0", port))
@@ -72,6 +73,11 @@ def silent_server(port, ready=None):
         open(ready, "w").close()
     ls.settimeout(LIMIT)
     s, _ = ls.accept()
+    return s
+
+
+def silent_server(port, ready=None):
+    s = accept_one(port, ready)
     t0 = time.monotonic()
     head = read_exact(s, 20)
     ok = head[:16] == REQ_KEY
@@ -109,14 +115,7 @@ def read_request(s):
 
 
 def greedy_server(port, ready=None):
-    ls = socket.socket()
-    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    ls.bind(("0.0.0.0", port))
-    ls.listen(1)
-    if ready:
-        open(ready, "w").close()
-    ls.settimeout(LIMIT)
-    s, _ = ls.accept()
+    s = accept_one(port, ready)
     t0 = time.monotonic()
     req = read_request(s)
     if req is None or req[0][17] != 2 or not req[0][16] & 0x10 or len(req[1]) < 4:
