@@ -22,6 +22,10 @@
  *     READs it back, signaled, and checks it byte for byte: the READ must
  *     be the only completion (IBV_WC_RDMA_READ, byte_len == size).
  *
+ * The client disconnects once its "DONE" has completed; the server waits
+ * for that (a posted receive flushes) rather than closing first, which
+ * could flush the client's last SEND before its RNIC completed it.
+ *
  * Every completion's status, opcode, wr_id and byte_len are checked. It
  * prints "ok sends=N inline=N writes=N reads=N" and exits 0, or names the
  * failing step and exits 1.
@@ -294,6 +298,19 @@ static struct rdma_cm_id *endpoint(const char *addr, const char *port, int passi
 	return id;
 }
 
+/* The peer's disconnect moves our QP to ERROR: a posted receive flushes. */
+static int await_flush(struct peer *p)
+{
+	struct ibv_wc wc;
+
+	step = "disconnect";
+	if (rdma_get_recv_comp(p->id, &wc) != 1)
+		return fail("no completion", errno);
+	if (wc.status != IBV_WC_WR_FLUSH_ERR)
+		return fail("receive completed, not flushed", wc.status);
+	return 0;
+}
+
 static int serve(const char *addr, const char *port, int use_srq)
 {
 	struct rdma_conn_param param = { .responder_resources = 4, .initiator_depth = 4 };
@@ -351,9 +368,11 @@ static int serve(const char *addr, const char *port, int use_srq)
 			return fail("echo", errno);
 		echoes++;
 	}
-	rdma_disconnect(p.id);
-	if (use_srq && srq_done(&p))
+	/* The client disconnects: were we first, our close could flush
+	 * its DONE before its RNIC completed it. */
+	if (use_srq ? srq_done(&p) : await_flush(&p))
 		return 1;
+	rdma_disconnect(p.id);
 	printf("ok echoes=%d%s\n", echoes, use_srq ? " srq-limit-event last-wqe" : "");
 	return 0;
 }
