@@ -47,9 +47,10 @@ retry() {
 # in_dmesg PATTERN: the kernel log has a line matching PATTERN.
 in_dmesg() { dmesg | grep -qE "$1"; }
 
-# load_xiw: xiw.ko with what it needs beside its module dependencies (the
-# crc32c driver it asks the crypto API for, uverbs for user space).
-load_xiw() { modprobe crc32c && modprobe ib_uverbs && load_module "$XIW_KO"; }
+# load_xiw [PARAM=VALUE...]: xiw.ko with what it needs beside its module
+# dependencies (the crc32c driver it asks the crypto API for, uverbs for
+# user space).
+load_xiw() { modprobe crc32c && modprobe ib_uverbs && load_module "$XIW_KO" "$@"; }
 
 # load_module KO [PARAM=VALUE...]: insmod an out-of-tree module after
 # modprobing what it depends on (insmod does not resolve dependencies).
