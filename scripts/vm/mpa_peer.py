@@ -14,9 +14,18 @@
                                       reply with an ORD above any IRD; expect
                                       a TERMINATE with MPA code 6 (RFC 6581
                                       section 9.1) before the close
+  mpa_peer.py big-client HOST PORT N IRD ORD
+                                      send a client-server Request with IRD,
+                                      ORD and N octets of ULP private data
+                                      (octet i = i * 7 + 1); up to 508
+                                      expect a Reply that echoes each 0x3FFF
+                                      sent (RFC 6581 section 9.1) and
+                                      negotiates the other, above it a
+                                      close and no Reply
 
 Each waits until xiw closes the connection and prints what it saw and after
-how long. The exit status is 0 only if xiw closed it within LIMIT seconds
+how long (big-client only where xiw refuses the Request: a client-server
+connection xiw accepted stays up, idle, until we close it). The exit status is 0 only if xiw closed it within LIMIT seconds
 (environment, default 30) and, where a frame was due, the frame was right.
 """
 import os
@@ -148,6 +157,39 @@ def greedy_server(port, ready=None):
     return report("greedy-server", wait_close(s, t0)) or (0 if ok else 1)
 
 
+def big_client(host, port, ulp_len, ird, ord_):
+    s = socket.create_connection((host, port), timeout=LIMIT)
+    # C and S, Rev 2; A = 0 | IRD, C = D = 0 | ORD.
+    pd = struct.pack(">HH", ird, ord_) + bytes((i * 7 + 1) & 0xFF for i in range(ulp_len))
+    s.sendall(REQ_KEY + bytes([0x50, 2]) + struct.pack(">H", len(pd)) + pd)
+    t0 = time.monotonic()
+    try:
+        head = read_exact(s, 20)
+    except ConnectionError:
+        head = b""
+    if len(pd) > 512:
+        # PD_Length above 512: an improperly formatted frame (RFC 5044
+        # section 7.1), closed without a Reply.
+        ok = not head
+        print(f"big-client: {len(pd)} octets of private data, Reply {'none' if ok else head.hex()}")
+    else:
+        ok = len(head) == 20 and head[:16] == REP_KEY and head[17] == 2 and head[16] & 0x10
+        fields = read_exact(s, 4) if ok else b""
+        ok = ok and len(fields) == 4
+        if ok:
+            r_ird, r_ord = (v & 0x3FFF for v in struct.unpack(">HH", fields))
+            print(f"big-client: Reply IRD {r_ird:#x} ORD {r_ord:#x}")
+            # Our IRD 0x3FFF comes back as the responder's ORD, our ORD
+            # 0x3FFF as its IRD; a value we negotiate is met within bounds.
+            ok = (r_ord == 0x3FFF) == (ird == 0x3FFF) and r_ord <= ird
+            ok = ok and (r_ird == 0x3FFF) == (ord_ == 0x3FFF)
+        print(f"big-client: Reply {'as RFC 6581 section 9.1 says' if ok else 'wrong'}")
+        # Client-server: the connection is up, and idle until we send.
+        s.close()
+        return 0 if ok else 1
+    return report("big-client", wait_close(s, t0)) or (0 if ok else 1)
+
+
 def main():
     mode, args = sys.argv[1], sys.argv[2:]
     if mode == "silent-server":
@@ -158,6 +200,8 @@ def main():
         return no_rtr(args[0], int(args[1]))
     if mode == "greedy-server":
         return greedy_server(int(args[0]), args[1] if len(args) > 1 else None)
+    if mode == "big-client":
+        return big_client(args[0], int(args[1]), int(args[2]), int(args[3], 0), int(args[4], 0))
     print(__doc__)
     return 2
 

@@ -305,10 +305,12 @@ static void xiw_cep_event(struct xiw_cep *cep, struct iw_cm_id *id,
 		 * ird on as the listener's initiator_depth (its ORD may not
 		 * exceed the peer's IRD) and ord as its responder_resources
 		 * (its IRD should cover the peer's ORD). svcrdma refuses a
-		 * client whose initiator_depth reads 0.
+		 * client whose initiator_depth reads 0. iw_cm's fields are
+		 * 8 bits wide, MPA's 14: a larger depth (0x3FFF among them,
+		 * "left to the ULP") reads 255, not its low octet.
 		 */
-		ev.ird = f.flags & XIW_MPA_FLAG_S ? f.ird : XIW_MAX_IRD;
-		ev.ord = f.flags & XIW_MPA_FLAG_S ? f.ord : XIW_MAX_ORD;
+		ev.ird = f.flags & XIW_MPA_FLAG_S ? min_t(u16, f.ird, U8_MAX) : XIW_MAX_IRD;
+		ev.ord = f.flags & XIW_MPA_FLAG_S ? min_t(u16, f.ord, U8_MAX) : XIW_MAX_ORD;
 	} else if (type == IW_CM_EVENT_ESTABLISHED ||
 		   (type == IW_CM_EVENT_CONNECT_REPLY && !status)) {
 		ev.ird = cep->agreed.ird;
@@ -323,8 +325,9 @@ static void xiw_cep_event(struct xiw_cep *cep, struct iw_cm_id *id,
 		ev.private_data = (void *)pd;
 		ev.private_data_len = min_t(u16, f.pd_len, U8_MAX);
 		if (type == IW_CM_EVENT_CONNECT_REPLY && status) {
-			ev.ird = f.ird;	/* RFC 6581 9.1: also on reject */
-			ev.ord = f.ord;
+			/* RFC 6581 9.1: also on reject */
+			ev.ird = min_t(u16, f.ird, U8_MAX);
+			ev.ord = min_t(u16, f.ord, U8_MAX);
 		}
 	}
 	if (cep->sock) {

@@ -13,6 +13,12 @@
 #            xiw can offer. xiw sends a TERMINATE with MPA code 6
 #            (insufficient IRD, RFC 6581 section 9.1) and closes; the
 #            connect fails.
+#   big:     a peer sends Requests with 512 octets of private data and
+#            IRD 0x3FFF, ORD 300, then IRD 300, ORD 0x3FFF: xiw's Reply
+#            echoes each 0x3FFF (RFC 6581 section 9.1) and negotiates the
+#            other; its ULP gets the first 255 octets and depths of 255
+#            (iw_cm's fields are 8 bits wide: the most they carry). With
+#            513 octets xiw closes without a Reply; its ULP hears nothing.
 # Each timeout is set to 2 s; the peer allows 30 s before calling it a hang.
 . "$XIW_TOP/scripts/vm/lib.sh"
 
@@ -82,6 +88,25 @@ else
 	barrier request-done 120
 	check rtr-peer $PEER no-rtr "$PEER_IP" 7471
 	barrier rtr-done 120
+fi
+
+# VM 1's xiw listens; VM 0 sends the largest Request allowed, with IRD and
+# ORD 0x3FFF, then one 1 octet over the limit.
+if [ "$VM_IDX" = 1 ]; then
+	load_module "$XIW_CMTEST_KO" role=server port=7472
+	barrier big-listen 60
+	barrier big-done 120
+	cat $R
+	# Two requests reached the ULP, the last with the first 255 octets
+	# intact and IRD 300 and ORD 0x3FFF read as 255.
+	check big-pd-ulp grep -q '^requests=2 .*pd_len=255 pd_ok=1 ird=255 ord=255$' $R
+	rmmod xiw_cmtest
+else
+	barrier big-listen 60
+	check big-pd-3fff-ird $PEER big-client "$PEER_IP" 7472 508 0x3FFF 300
+	check big-pd-3fff-ord $PEER big-client "$PEER_IP" 7472 508 300 0x3FFF
+	check big-pd-over $PEER big-client "$PEER_IP" 7472 509 4 4
+	barrier big-done 120
 fi
 
 teardown() { rdma link delete xiw0 && rmmod xiw; }
