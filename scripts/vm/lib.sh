@@ -47,6 +47,15 @@ retry() {
 # in_dmesg PATTERN: the kernel log has a line matching PATTERN.
 in_dmesg() { dmesg | grep -qE "$1"; }
 
+# xiw_cmtest's client data checks (testmod/xiw_cmtest.c): every size up to
+# 1 MiB, or up to 64 KiB on the debug kernel, where KASAN under TCG makes
+# each 1 MiB transfer slow; the stock kernel's runs move the 1 MiB.
+if [ "$KERNEL_KIND" = debug ]; then
+	CMT_DATA="data=1 max_size=65536" CMT_DATA_OK='data=ok sends=5 writes=5 reads=5'
+else
+	CMT_DATA="data=1" CMT_DATA_OK='data=ok sends=6 writes=6 reads=6'
+fi
+
 # load_xiw [PARAM=VALUE...]: xiw.ko with what it needs beside its module
 # dependencies (the crc32c driver it asks the crypto API for, uverbs for
 # user space).

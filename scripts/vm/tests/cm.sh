@@ -118,12 +118,12 @@ run() {
 		eval "$cset"
 		case_mark
 		barrier "$tc-listen" 60
-		load_module "$XIW_CMTEST_KO" role=client addr="$PEER_IP" port=$PORT data=1 $cargs
+		load_module "$XIW_CMTEST_KO" role=client addr="$PEER_IP" port=$PORT $CMT_DATA $cargs
 		check "$tc-client" grep -qE "$cre" $R
 		cat $R
 		case "$cre" in *data=fail*) ;; *)
 			! grep -q '^established' $R ||
-				check "$tc-data" grep -q 'data=ok sends=6 writes=6 reads=6' $R
+				check "$tc-data" grep -q "$CMT_DATA_OK" $R
 		esac
 		case " $cargs " in *" frwr=1 "*)
 			check "$tc-frwr" grep -q 'frwr=ok' $R

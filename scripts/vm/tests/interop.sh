@@ -100,7 +100,7 @@ cell() {
 		if [ "$VM_IDX" = $client ]; then
 			barrier "$tc-listen" 60
 			probe=""; [ "$VM_IDX" = $XIW_VM ] || probe=inv_probe=0
-			load_module "$XIW_CMTEST_KO" role=client addr="$PEER_IP" port=$PORT data=1 $probe $cargs
+			load_module "$XIW_CMTEST_KO" role=client addr="$PEER_IP" port=$PORT $CMT_DATA $probe $cargs
 			check "$tc-client" grep -qE "$cre" $R
 			cat $R
 			if [ -n "$mpa" ]; then
@@ -131,7 +131,7 @@ cell() {
 	done
 	DATA_RE=$DATA_OK RPING=Y
 }
-DATA_OK='data=ok sends=6 writes=6 reads=6'
+DATA_OK=$CMT_DATA_OK
 DATA_RE=$DATA_OK RPING=Y
 
 check setup setup || exit 1
