@@ -76,11 +76,12 @@ for TEST in $TESTS; do
 	export TEST
 	echo "xiw-harness: vm$VM_IDX kernel $rel running $TEST" > /dev/kmsg
 	before=$(grep -c "^[A-Z]* $TEST/" "$OUT/results")
+	t0=$(cut -d. -f1 /proc/uptime)
 	timeout "$TEST_TIMEOUT" sh "$XIW_TOP/scripts/vm/tests/$TEST.sh" \
 		> "$OUT/$TEST.log" 2>&1
 	rc=$?
 	after=$(grep -c "^[A-Z]* $TEST/" "$OUT/results")
-	echo "$TEST exited $rc" >> "$OUT/exits"
+	echo "$TEST exited $rc after $(( $(cut -d. -f1 /proc/uptime) - t0 )) s" >> "$OUT/exits"
 	case $rc in
 	0|1) [ "$after" -gt "$before" ] ||
 		echo "FAIL $TEST/no-results" >> "$OUT/results" ;;

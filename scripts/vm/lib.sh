@@ -9,10 +9,12 @@ SYNC=$OUT/../sync
 mkdir -p "$SYNC"
 
 # check NAME CMD...: run CMD, record "PASS TEST/NAME" or "FAIL TEST/NAME".
+# The log line starts with the uptime, to show where a run's time goes.
 check() {
 	name=$TEST/$1
 	shift
-	echo "=== $name: $*"
+	read -r up _ < /proc/uptime
+	echo "=== $up $name: $*"
 	if "$@"; then
 		echo "PASS $name" >> "$OUT/results"
 		return 0

@@ -144,6 +144,8 @@ fi
 for p in "${pids[@]}"; do wait "$p"; done
 pids=()
 echo "  (vm-$kind [$tests]: $((SECONDS - t0)) s)" >&2
+# Where the time went, test by test (VM 0's view).
+[ -f "$out/share/vm0/exits" ] && sed 's/^/    /' "$out/share/vm0/exits" >&2
 
 # ---- results -------------------------------------------------------------
 # Kernel log lines that fail a run. Boot lines merely mentioning lockdep
