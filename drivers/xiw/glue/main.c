@@ -10,6 +10,7 @@
 
 #include <linux/errno.h>
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 
 #include <xiw/core.h>
 #include <xiw/mpa.h>
@@ -68,6 +69,12 @@ static void __exit xiw_exit(void)
 	xiw_cm_exit();
 	xiw_tx_exit();
 	xiw_crc_exit();
+	/*
+	 * A kernel MR's memory goes back through call_rcu(), to our own
+	 * callback, and an RCU callback cannot be cancelled: wait until
+	 * every one of them has run before our code goes away.
+	 */
+	rcu_barrier();
 	pr_info("unloaded\n");
 }
 
