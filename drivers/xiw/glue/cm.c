@@ -534,8 +534,8 @@ static void xiw_cep_step(struct xiw_cep *cep, const struct xiw_mpa_step *s)
 	if (!rc && s->terminate) {
 		/* RFC 6581 9.3: the TERMINATE goes out before the reset. */
 		n = xiw_ddp_encode_mpa_term(s->terminate, 1, msg, sizeof(msg));
-		if (n > 0)
-			xiw_cep_send_fpdu(cep, msg, n);
+		if (n > 0 && !xiw_cep_send_fpdu(cep, msg, n))
+			xiw_stat_inc(cep->xdev, XIW_STAT_TX_TERMINATE);
 	}
 	if (!rc && s->rtr) {
 		n = xiw_ddp_encode_rtr(s->rtr, msg, sizeof(msg));

@@ -67,6 +67,19 @@ mpa_error_checks() {	# ROLE CODE PARAMETER
 	fi
 }
 
+# RFC 6581 section 9.1 (TERM code 5): the client refuses the Markers the
+# server's Reply demands, a local error without a code of its own. It
+# sends a TERMINATE with code 5 before the close, and the server gets it.
+term5_checks() {
+	if [ "$1" = responder ]; then
+		check "$tc-server-terminate" retry 10 eval "case_log |
+			grep -q 'TERMINATE received: layer 2 type 0 code 0x5'"
+		check "$tc-server-counters" grew rx_terminate 1
+	else
+		check "$tc-client-counters" grew tx_terminate 1
+	fi
+}
+
 # RFC 6581 section 10: the client's enhanced Request met a close, and it
 # tried again with Rev 1.
 retry_checks() {
@@ -80,6 +93,7 @@ case_checks() {
 	crc-error) mpa_error_checks "$1" 2 fault_tx_crc ;;
 	marker-error) mpa_error_checks "$1" 3 fault_tx_marker ;;
 	retry-unenhanced) retry_checks "$1" ;;
+	markers-refused) term5_checks "$1" ;;
 	esac
 }
 
@@ -166,6 +180,8 @@ run markers-both "echo require > $P/mpa_markers" "echo require > $P/mpa_markers"
 	'^established' 'established=1' 'markers 1/1' 'markers 1/1'
 run markers-to-client "echo require > $P/mpa_markers" "" "" \
 	'^established' 'established=1' 'markers 0/1' 'markers 1/0'
+run markers-refused "echo refuse > $P/mpa_markers" "echo require > $P/mpa_markers" "" \
+	'^error=' 'requests=1 '
 # Each RTR type alone on both sides (RFC 6581 control flags B, C, D).
 for t in send:0x2 write:0x4 read:0x8; do
 	only="for x in send write read; do [ \$x = ${t%:*} ] || echo N > $P/mpa_rtr_\$x; done"
