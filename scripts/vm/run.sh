@@ -115,7 +115,10 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 boot_vm() {	# index netdev-mode
 	local i=$1 init=$top/scripts/vm/guest-init.sh append dump=""
 	[ "$pcap" = 1 ] && [ "$i" = 0 ] && dump=$out/wire.pcap
-	append="console=ttyS0 panic=-1 xiw.vm=$i xiw.init=$init"
+	# The tests read the kernel log per case (with xiw's dynamic debug on)
+	# and the harness scans all of it: a ring buffer large enough that
+	# nothing of a run is overwritten.
+	append="console=ttyS0 panic=-1 log_buf_len=16M xiw.vm=$i xiw.init=$init"
 	append="$append root=host0 rootfstype=9p rootflags=trans=virtio,version=9p2000.L,msize=512000 ro"
 	[ -z "$initrd" ] && append="$append init=$init"
 	timeout --kill-after=10 "$timeout" qemu-system-x86_64 -accel tcg -cpu max,la57=off -m 2G -smp 1 \
