@@ -67,7 +67,8 @@ build_kunit_object() {	# kdir
 	local rel log=$out/build-kunit.log
 	rel=$(krel "$1")
 	make -C "$1" M="$top/build/$rel" CC="$(kcc "$1")" CONFIG_KUNIT=m \
-		kunit/codec_kunit.o kunit/conn_kunit.o kunit/mem_kunit.o >"$log" 2>&1
+		kunit/codec_kunit.o kunit/conn_kunit.o kunit/cq_kunit.o \
+		kunit/mem_kunit.o >"$log" 2>&1
 	local rc=$?
 	[ $rc = 0 ] && grep -qiE 'warning[:!]' "$log" && rc=1
 	[ $rc = 0 ] || tail -n 30 "$log" >&2

@@ -7,6 +7,7 @@
  * calls). Completions are added by the data path from softirq or work
  * context under the CQ's lock.
  */
+#include <kunit/visibility.h>
 #include <linux/slab.h>
 
 #include "xiw.h"
@@ -55,6 +56,48 @@ int xiw_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	cq->queue = kvcalloc(cq->size, sizeof(*cq->queue), GFP_KERNEL);
 	return cq->queue ? 0 : -ENOMEM;
 }
+EXPORT_SYMBOL_IF_KUNIT(xiw_create_cq);
+
+/*
+ * A kernel CQ moves to a new ring of at least @cqe entries, its pending
+ * completions with it, in order; one that holds more than @cqe is not
+ * shrunk (-EINVAL). A user CQ's ring is mapped by rdma-core's siw
+ * provider, which has no resize and could not follow a new mapping.
+ */
+int xiw_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
+{
+	struct xiw_cq *cq = to_xiw_cq(ibcq);
+	struct ib_wc *queue, *old;
+	unsigned long flags;
+	u32 size, n = 0;
+
+	if (!cq->queue)
+		return -EOPNOTSUPP;
+	if (cqe < 1 || cqe > XIW_MAX_CQE)
+		return -EINVAL;
+	size = roundup_pow_of_two(cqe);
+	queue = kvcalloc(size, sizeof(*queue), GFP_KERNEL);
+	if (!queue)
+		return -ENOMEM;
+	spin_lock_irqsave(&cq->lock, flags);
+	if (cq->head - cq->tail > size) {
+		spin_unlock_irqrestore(&cq->lock, flags);
+		kvfree(queue);
+		return -EINVAL;
+	}
+	for (; cq->tail != cq->head; cq->tail++)
+		queue[n++] = cq->queue[cq->tail & (cq->size - 1)];
+	old = cq->queue;
+	cq->queue = queue;
+	cq->size = size;
+	cq->head = n;
+	cq->tail = 0;
+	ibcq->cqe = size;
+	spin_unlock_irqrestore(&cq->lock, flags);
+	kvfree(old);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(xiw_resize_cq);
 
 int xiw_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
@@ -64,6 +107,7 @@ int xiw_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	kvfree(cq->queue);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(xiw_destroy_cq);
 
 int xiw_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc)
 {
@@ -81,6 +125,7 @@ int xiw_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc)
 	spin_unlock_irqrestore(&cq->lock, flags);
 	return n;
 }
+EXPORT_SYMBOL_IF_KUNIT(xiw_poll_cq);
 
 int xiw_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 {
@@ -211,6 +256,7 @@ int xiw_cq_add(struct ib_cq *ibcq, const struct ib_wc *wc, bool solicited)
 	spin_unlock_irqrestore(&cq->lock, flags);
 	return todo;
 }
+EXPORT_SYMBOL_IF_KUNIT(xiw_cq_add);
 
 /* Calls the consumer's handlers for what xiw_cq_add() returned. */
 void xiw_cq_kick(struct ib_cq *ibcq, int todo)

@@ -193,6 +193,7 @@ const struct ib_device_ops xiw_verbs_ops = {
 	.destroy_cq = xiw_destroy_cq,
 	.poll_cq = xiw_poll_cq,
 	.req_notify_cq = xiw_req_notify_cq,
+	.resize_cq = xiw_resize_cq,
 	.create_qp = xiw_create_qp,
 	.modify_qp = xiw_modify_qp,
 	.query_qp = xiw_query_qp,

@@ -327,6 +327,7 @@ int xiw_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 int xiw_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int xiw_poll_cq(struct ib_cq *ibcq, int num, struct ib_wc *wc);
 int xiw_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
+int xiw_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata);
 #define XIW_CQ_NOTIFY	0x1
 #define XIW_CQ_OVERFLOW	0x2
 int xiw_cq_add(struct ib_cq *ibcq, const struct ib_wc *wc, bool solicited);
