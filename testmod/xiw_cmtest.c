@@ -25,8 +25,9 @@
  *
  * FRWR (client frwr=1, after the data checks), the NFS-over-RDMA pattern
  * on MRs of 16 scattered pages: an RDMA READ_WITH_INV into a registered
- * sink leaves its STag invalid (REG_MR succeeds on it again; with
- * inv_probe, a second LOCAL_INV fails at post time); the server, asked
+ * sink leaves its STag invalid (REG_MR succeeds on it again); one chain
+ * of REG_MR, an RDMA WRITE from the MR it registers and LOCAL_INV of that
+ * MR takes effect in send queue order (a READ back matches); the server, asked
  * with "WINV" (addr, rkey, len, seed), WRITEs into a registered MR and
  * answers with SEND_WITH_INV, which the client sees as
  * IB_WC_WITH_INVALIDATE of that rkey with the data placed;
@@ -78,10 +79,6 @@ MODULE_PARM_DESC(max_size, "client: the largest size the data checks move (defau
 static bool srq;
 module_param(srq, bool, 0444);
 MODULE_PARM_DESC(srq, "server: receives from a shared receive queue");
-static bool inv_probe = true;
-module_param(inv_probe, bool, 0444);
-MODULE_PARM_DESC(inv_probe,
-		 "after READ_WITH_INV expect LOCAL_INV of the sink to fail at post time (xiw; siw fails it in a completion, ending the QP)");
 static char result[256] = "none";
 module_param_string(result, result, sizeof(result), 0444);
 MODULE_PARM_DESC(result, "what the test saw (read-only)");
@@ -640,7 +637,6 @@ static int cmt_read_inv(struct cmt_check *t, struct cmt_mr *m)
 			.send_flags = IB_SEND_SIGNALED },
 		.remote_addr = t->raddr, .rkey = t->rkey,
 	};
-	struct ib_send_wr inv = { .opcode = IB_WR_LOCAL_INV };
 	struct ib_wc wc;
 	int rc;
 
@@ -664,12 +660,77 @@ static int cmt_read_inv(struct cmt_check *t, struct cmt_mr *m)
 		return -EPROTO;
 	if (!cmt_mr_holds(m, len, CMT_BUF + 1, t->back))
 		return -EBADMSG;
+	/* REG_MR fails on a valid STag. */
 	t->step = "read-inv-invalidated";
-	inv.ex.invalidate_rkey = m->mr->lkey;
-	if (inv_probe && !ib_post_send(t->c->id->qp, &inv, NULL))
-		return -EEXIST;	/* it was still valid */
 	return cmt_mr_reg(t, m, IB_ACCESS_LOCAL_WRITE) ?:
 	       cmt_local_inv(t, m->mr->lkey);
+}
+
+/*
+ * One chain, as a ULP may post it: REG_MR, an RDMA WRITE from the MR it
+ * registers, LOCAL_INV of that MR, and a READ of what the WRITE placed.
+ * Each takes effect in send queue order, so the WRITE reads the MR after
+ * its registration and before its invalidation.
+ */
+static int cmt_sq_order(struct cmt_check *t, struct cmt_mr *m)
+{
+	u32 len = CMT_MR_PAGES * PAGE_SIZE;
+	struct ib_sge src = { .length = len }, back = {
+		.addr = (uintptr_t)t->back, .length = len,
+		.lkey = t->c->pd->local_dma_lkey,
+	};
+	struct ib_reg_wr reg = {
+		.wr = { .wr_id = 8, .opcode = IB_WR_REG_MR },
+		.access = IB_ACCESS_LOCAL_WRITE,
+	};
+	struct ib_rdma_wr w = {
+		.wr = { .wr_id = 9, .sg_list = &src, .num_sge = 1,
+			.opcode = IB_WR_RDMA_WRITE },
+		.remote_addr = t->raddr, .rkey = t->rkey,
+	};
+	struct ib_send_wr inv = {
+		.wr_id = 10, .opcode = IB_WR_LOCAL_INV,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+	struct ib_rdma_wr r = {
+		.wr = { .wr_id = 11, .sg_list = &back, .num_sge = 1,
+			.opcode = IB_WR_RDMA_READ,
+			.send_flags = IB_SEND_SIGNALED },
+		.remote_addr = t->raddr, .rkey = t->rkey,
+	};
+	struct ib_wc wc[2];
+	int rc, i;
+
+	t->step = "sq-order";
+	rc = cmt_mr_new(t, m, IB_ACCESS_LOCAL_WRITE) ?:
+	     cmt_local_inv(t, m->mr->lkey);
+	if (rc)
+		return rc;
+	cmt_fill(t->out, len, 99);
+	for (i = 0; i < CMT_MR_PAGES; i++)
+		memcpy(page_address(m->page[i]), t->out + i * PAGE_SIZE,
+		       PAGE_SIZE);
+	memset(t->back, 0xee, len);
+	ib_update_fast_reg_key(m->mr, ib_inc_rkey(m->mr->rkey) & 0xff);
+	reg.mr = m->mr;
+	reg.key = m->mr->rkey;
+	src.addr = m->mr->iova;
+	src.lkey = m->mr->lkey;
+	inv.ex.invalidate_rkey = m->mr->lkey;
+	reg.wr.next = &w.wr;
+	w.wr.next = &inv;
+	inv.next = &r.wr;
+	rc = ib_post_send(t->c->id->qp, &reg.wr, NULL) ?: cmt_wait(t, 2, wc);
+	if (rc)
+		return rc;
+	if (wc[0].wr_id != 10 || wc[0].opcode != IB_WC_LOCAL_INV ||
+	    wc[1].wr_id != 11 || wc[1].byte_len != len)
+		return -EPROTO;
+	if (memcmp(t->back, t->out, len))
+		return -EBADMSG;
+	/* And the LOCAL_INV did invalidate it: REG_MR succeeds again. */
+	t->step = "sq-order-invalidated";
+	return cmt_mr_reg(t, m, IB_ACCESS_LOCAL_WRITE);
 }
 
 /* Asks the server to WRITE into @m and SEND_WITH_INV its rkey. */
@@ -754,14 +815,16 @@ static int cmt_send_inv(struct cmt_check *t, struct cmt_mr *m)
 static int cmt_frwr_checks(struct cmt_check *t)
 {
 	/* Off the stack: scatterlists are large under KASAN. */
-	struct cmt_mr *m = kcalloc(2, sizeof(*m), GFP_KERNEL);
-	int rc;
+	struct cmt_mr *m = kcalloc(3, sizeof(*m), GFP_KERNEL);
+	int rc, i;
 
 	if (!m)
 		return -ENOMEM;
-	rc = cmt_read_inv(t, &m[0]) ?: cmt_send_inv(t, &m[1]);
-	cmt_mr_free(t, &m[0]);
-	cmt_mr_free(t, &m[1]);
+	/* send_inv last: it ends with the QP in error. */
+	rc = cmt_read_inv(t, &m[0]) ?: cmt_sq_order(t, &m[1]) ?:
+	     cmt_send_inv(t, &m[2]);
+	for (i = 0; i < 3; i++)
+		cmt_mr_free(t, &m[i]);
 	kfree(m);
 	return rc;
 }

@@ -3,16 +3,16 @@
  * Memory regions and the memory they name.
  *
  * An STag is a 24-bit index into the device's table and an 8-bit key
- * (RFC 5040 section 2.1). Two kinds exist:
+ * (RFC 5040 section 2.1). Three kinds exist:
  *  - DMA MRs: kernel protection domains take one for their local DMA lkey
  *    (and, asked for it, the unsafe global rkey). Addresses are kernel
  *    virtual addresses: the device does virtual DMA. Key 0, always valid.
  *  - User MRs: ib_umem_get() pins the pages (and charges them against
  *    RLIMIT_MEMLOCK); the page list maps the process's addresses.
  *  - Fast-register MRs (FRWR): alloc_mr and map_mr_sg collect a page list;
- *    IB_WR_REG_MR makes the STag valid with a key, access rights, IOVA and
- *    length; IB_WR_LOCAL_INV, a Send with Invalidate or a READ_WITH_INV
- *    makes it invalid again.
+ *    IB_WR_REG_MR, in send queue order, makes the STag valid with a key,
+ *    access rights, IOVA and length; IB_WR_LOCAL_INV, a Send with
+ *    Invalidate or a READ_WITH_INV makes it invalid again.
  * All access goes through xiw_mr_check() and xiw_mem_copy() under RCU:
  * MRs and their page lists are freed after a grace period.
  */
@@ -174,22 +174,32 @@ struct ib_mr *xiw_reg_user_mr(struct ib_pd *pd, u64 start, u64 len,
 	return &mr->ibmr;
 }
 
-/* IB_WR_REG_MR, in posting order: the STag becomes valid. */
-int xiw_mr_register(struct xiw_qp *qp, const struct ib_reg_wr *wr)
+/*
+ * IB_WR_REG_MR, when the send queue reaches it: FRWR STag @stag becomes
+ * valid for @pd with @access over what ib_map_mr_sg() mapped. 0, or
+ * -EINVAL if it names no invalid FRWR MR of @pd with pages.
+ */
+int xiw_mr_register(struct xiw_device *xdev, struct ib_pd *pd, u32 stag,
+		    int access)
 {
-	struct xiw_mr *mr = to_xiw_mr(wr->mr);
+	struct xiw_mr *mr;
+	int rc = -EINVAL;
 
-	if (!mr->frwr || mr->ibmr.pd != qp->ibqp.pd || mr->valid ||
-	    (wr->key >> 8) != mr->index || !mr->npages)
-		return -EINVAL;
-	mr->key = wr->key & 0xff;
-	mr->access = wr->access;
-	mr->iova = mr->ibmr.iova;
-	mr->length = mr->ibmr.length;
-	mr->page_shift = ilog2(mr->ibmr.page_size);
-	smp_wmb();	/* the registration before the STag is valid */
-	WRITE_ONCE(mr->valid, true);
-	return 0;
+	rcu_read_lock();
+	mr = xa_load(&xdev->mrs, stag >> 8);
+	if (mr && mr->frwr && mr->ibmr.pd == pd && !READ_ONCE(mr->valid) &&
+	    mr->npages) {
+		mr->key = stag & 0xff;
+		mr->access = access;
+		mr->iova = mr->ibmr.iova;
+		mr->length = mr->ibmr.length;
+		mr->page_shift = ilog2(mr->ibmr.page_size);
+		smp_wmb();	/* the registration before the STag is valid */
+		WRITE_ONCE(mr->valid, true);
+		rc = 0;
+	}
+	rcu_read_unlock();
+	return rc;
 }
 
 /*

@@ -518,52 +518,95 @@ int xiw_cursor_get(struct xiw_cursor *c, void *dst, u32 len)
 
 /* ---- posting ---------------------------------------------------------------- */
 
-/* Checks an SGE list against the QP's PD; the total length or -EINVAL. */
-static s64 xiw_sge_check(struct xiw_qp *qp, const struct ib_sge *sge,
-			 int num, int access)
+/* The total length of an SGE list, or -EINVAL past 4 GiB - 1. */
+static s64 xiw_sge_len(const struct ib_sge *sge, int num)
 {
-	struct xiw_device *xdev = to_xiw_dev(qp->ibqp.device);
 	u64 len = 0;
 	int i;
 
-	for (i = 0; i < num; i++) {
-		if (!sge[i].length)
-			continue;
-		if (xiw_mr_check(xdev, sge[i].lkey, qp->ibqp.pd, access,
-				 sge[i].addr, sge[i].length))
-			return -EINVAL;
+	for (i = 0; i < num; i++)
 		len += sge[i].length;
-	}
 	return len > U32_MAX ? -EINVAL : len;
 }
 
-/* Memory registration work requests run when posted, in order. */
+/* May the QP's PD use every SGE of the list for @access? */
+static bool xiw_sge_usable(struct xiw_qp *qp, const struct ib_sge *sge,
+			   int num, int access)
+{
+	struct xiw_device *xdev = to_xiw_dev(qp->ibqp.device);
+	int i;
+
+	for (i = 0; i < num; i++) {
+		if (sge[i].length &&
+		    xiw_mr_check(xdev, sge[i].lkey, qp->ibqp.pd, access,
+				 sge[i].addr, sge[i].length))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * REG_MR and LOCAL_INV are queued like any work request and done when the
+ * send queue reaches them (xiw_swqe_start()), so that they take effect
+ * after the work posted before them and before the work posted after.
+ */
 static int xiw_swqe_local(struct xiw_qp *qp, struct xiw_swqe *w,
 			  const struct ib_send_wr *wr)
 {
-	bool flushed = READ_ONCE(qp->state) == IB_QPS_ERR;
-	int rc;
+	const struct ib_reg_wr *reg = reg_wr(wr);
 
-	if (flushed)
-		rc = 0;		/* in ERROR nothing runs: it flushes */
-	else if (wr->opcode == IB_WR_REG_MR)
-		rc = xiw_mr_register(qp, reg_wr(wr));
-	else
-		rc = xiw_mr_invalidate(to_xiw_dev(qp->ibqp.device),
-				       wr->ex.invalidate_rkey,
-				       qp->ibqp.pd) ? -EINVAL : 0;
-	if (rc)
-		return rc;
-	if (!flushed)
-		xiw_stat_inc(to_xiw_dev(qp->ibqp.device), wr->opcode == IB_WR_REG_MR ?
-			     XIW_STAT_REG_MR : XIW_STAT_LOCAL_INV);
 	memset(w, 0, offsetof(struct xiw_swqe, sge));
+	if (wr->opcode == IB_WR_REG_MR) {
+		/* The new STag must name the MR the request carries. */
+		if (!reg->mr || reg->key >> 8 != reg->mr->lkey >> 8)
+			return -EINVAL;
+		w->rkey = reg->key;
+		w->access = reg->access;
+	} else {
+		w->rkey = wr->ex.invalidate_rkey;
+	}
 	w->wr_id = wr->wr_id;
 	w->opcode = wr->opcode;
 	if (wr->send_flags & IB_SEND_SIGNALED || qp->sq_sig_all)
 		w->flags |= XIW_WQE_SIGNALED;
-	w->done = !flushed;
+	if (wr->send_flags & IB_SEND_FENCE)
+		w->flags |= XIW_WQE_FENCE;
 	return 0;
+}
+
+/*
+ * Under sq_lock, when the send queue reaches @w: a REG_MR or LOCAL_INV is
+ * done now; a message's SGEs are checked now, after the registrations and
+ * invalidations posted before it. True if @w is a message to transmit;
+ * otherwise it is done, with IB_WC_LOC_PROT_ERR if its STags could not be
+ * used (which puts the QP in ERROR, as every failed work request does).
+ */
+bool xiw_swqe_start(struct xiw_qp *qp, struct xiw_swqe *w)
+{
+	struct xiw_device *xdev = to_xiw_dev(qp->ibqp.device);
+	int access = xiw_wr_is_read(w->opcode) ? IB_ACCESS_LOCAL_WRITE : 0;
+	int rc;
+
+	switch (w->opcode) {
+	case IB_WR_REG_MR:
+		rc = xiw_mr_register(xdev, qp->ibqp.pd, w->rkey, w->access);
+		if (!rc)
+			xiw_stat_inc(xdev, XIW_STAT_REG_MR);
+		break;
+	case IB_WR_LOCAL_INV:
+		rc = xiw_mr_invalidate(xdev, w->rkey, qp->ibqp.pd);
+		if (!rc)
+			xiw_stat_inc(xdev, XIW_STAT_LOCAL_INV);
+		break;
+	default:
+		if (w->flags & XIW_WQE_INLINE ||
+		    xiw_sge_usable(qp, w->sge, w->num_sge, access))
+			return true;
+		rc = -EINVAL;
+	}
+	w->done = 1;
+	w->status = rc ? IB_WC_LOC_PROT_ERR : IB_WC_SUCCESS;
+	return false;
 }
 
 static int xiw_swqe_fill(struct xiw_qp *qp, struct xiw_swqe *w,
@@ -588,8 +631,8 @@ static int xiw_swqe_fill(struct xiw_qp *qp, struct xiw_swqe *w,
 	}
 	if (wr->num_sge > XIW_MAX_SGE || (read && wr->num_sge > 1))
 		return -EINVAL;
-	len = xiw_sge_check(qp, wr->sg_list, wr->num_sge,
-			    read ? IB_ACCESS_LOCAL_WRITE : 0);
+	/* The SGEs' STags are checked when the send queue reaches it. */
+	len = xiw_sge_len(wr->sg_list, wr->num_sge);
 	if (len < 0)
 		return len;
 	memset(w, 0, offsetof(struct xiw_swqe, sge));
@@ -671,8 +714,7 @@ static void xiw_swqe_from_user(struct xiw_qp *qp, struct xiw_swqe *w,
 	} else {
 		BUILD_BUG_ON(sizeof(struct siw_sge) != sizeof(struct ib_sge));
 		memcpy(w->sge, u->sge, u->num_sge * sizeof(w->sge[0]));
-		len = xiw_sge_check(qp, w->sge, u->num_sge,
-				    read ? IB_ACCESS_LOCAL_WRITE : 0);
+		len = xiw_sge_len(w->sge, u->num_sge);
 		if (len < 0 || (read && u->num_sge > 1))
 			goto bad;
 	}
@@ -774,9 +816,10 @@ int xiw_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 			rc = -ENOMEM;
 			break;
 		}
-		len = wr->num_sge > XIW_MAX_SGE ? -EINVAL :
-		      xiw_sge_check(qp, wr->sg_list, wr->num_sge,
-				    IB_ACCESS_LOCAL_WRITE);
+		len = wr->num_sge > XIW_MAX_SGE ||
+		      !xiw_sge_usable(qp, wr->sg_list, wr->num_sge,
+				      IB_ACCESS_LOCAL_WRITE) ? -EINVAL :
+		      xiw_sge_len(wr->sg_list, wr->num_sge);
 		if (len < 0) {
 			rc = len;
 			break;

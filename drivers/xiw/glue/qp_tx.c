@@ -77,11 +77,12 @@ static bool xiw_tx_pick(struct xiw_qp *qp, struct xiw_msg *m)
 {
 	struct xiw_swqe *w;
 	unsigned long flags;
-	bool found = false, skipped = false;
+	bool found = false, skipped, failed = false;
 	u32 was;
 
 	memset(m, 0, sizeof(*m));
 	spin_lock_irqsave(&qp->sq_lock, flags);
+	was = qp->sq_tx;
 	if (qp->irq_head != qp->irq_tail) {
 		qp->tx_rreq = qp->irq[qp->irq_head % XIW_MAX_IRD];
 		qp->irq_head++;
@@ -94,21 +95,29 @@ static bool xiw_tx_pick(struct xiw_qp *qp, struct xiw_msg *m)
 		goto out;
 	}
 	xiw_qp_pull_usq(qp);
-	/* Registrations were done at post time, bad user WQEs refused. */
-	was = qp->sq_tx;
-	while (qp->sq_tx != qp->sq_tail &&
-	       (xiw_wr_is_local(qp->sq[qp->sq_tx & (qp->sq_size - 1)].opcode) ||
-		qp->sq[qp->sq_tx & (qp->sq_size - 1)].done))
-		qp->sq_tx++;
+	/*
+	 * In order: local work is done, bad user WQEs are already done, and
+	 * the first failed one stops the queue. A fence waits for earlier
+	 * READs, and ORD bounds those in flight.
+	 */
+	for (;; qp->sq_tx++) {
+		if (qp->sq_tx == qp->sq_tail)
+			goto out;
+		w = &qp->sq[qp->sq_tx & (qp->sq_size - 1)];
+		if (!w->done && qp->reads_out &&
+		    (w->flags & XIW_WQE_FENCE ||
+		     (xiw_wr_is_read(w->opcode) &&
+		      qp->reads_out >= max_t(u16, qp->ord, 1))))
+			goto out;
+		if (!w->done && xiw_swqe_start(qp, w))
+			break;
+		if (w->status != IB_WC_SUCCESS) {
+			qp->sq_tx++;
+			failed = true;
+			goto out;
+		}
+	}
 	skipped = qp->sq_tx != was;
-	if (qp->sq_tx == qp->sq_tail)
-		goto out;
-	w = &qp->sq[qp->sq_tx & (qp->sq_size - 1)];
-	/* A fence waits for earlier READs; ORD bounds those in flight. */
-	if (qp->reads_out && (w->flags & XIW_WQE_FENCE ||
-			      (xiw_wr_is_read(w->opcode) &&
-			       qp->reads_out >= max_t(u16, qp->ord, 1))))
-		goto out;
 	qp->tx_read_resp = false;
 	qp->tx_cur = qp->sq_tx++;
 	m->len = w->len;
@@ -146,11 +155,17 @@ static bool xiw_tx_pick(struct xiw_qp *qp, struct xiw_msg *m)
 	xiw_cursor_init(&qp->tx_cursor, qp->ibqp.pd, 0, w->sge,
 			w->flags & XIW_WQE_INLINE ? 0 : w->num_sge, 0);
 	qp->tx_cursor_pos = 0;
-	found = true;
-out:
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	if (skipped)
-		xiw_qp_complete_sq(qp);	/* those skipped are done */
+		xiw_qp_complete_sq(qp);	/* those passed over are done */
+	return true;
+out:
+	skipped = qp->sq_tx != was;
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	if (skipped)
+		xiw_qp_complete_sq(qp);
+	if (failed)
+		xiw_qp_to_error(qp);	/* after its error completion */
 	return found;
 }
 

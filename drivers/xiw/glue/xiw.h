@@ -81,8 +81,11 @@ struct xiw_cq {
 struct xiw_swqe {
 	u64 wr_id;
 	u64 remote_addr;	/* WRITE/READ */
-	u32 rkey;		/* WRITE/READ: remote STag */
+	u32 rkey;		/* WRITE/READ: remote STag; REG_MR, LOCAL_INV:
+				 * the local STag they validate or invalidate
+				 */
 	u32 inv;		/* SEND_INV: remote STag; READ_INV: local */
+	u32 access;		/* REG_MR: the rights it grants */
 	u32 len;		/* payload octets */
 	u8 opcode;		/* enum ib_wr_opcode */
 	u8 num_sge;
@@ -103,12 +106,6 @@ struct xiw_swqe {
 static inline bool xiw_wr_is_read(u8 opcode)
 {
 	return opcode == IB_WR_RDMA_READ || opcode == IB_WR_RDMA_READ_WITH_INV;
-}
-
-/* Work requests done at post time (memory registration). */
-static inline bool xiw_wr_is_local(u8 opcode)
-{
-	return opcode == IB_WR_REG_MR || opcode == IB_WR_LOCAL_INV;
 }
 
 /*
@@ -342,7 +339,8 @@ struct ib_mr *xiw_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
 			   u32 max_num_sg);
 int xiw_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 		  unsigned int *sg_offset);
-int xiw_mr_register(struct xiw_qp *qp, const struct ib_reg_wr *wr);
+int xiw_mr_register(struct xiw_device *xdev, struct ib_pd *pd, u32 stag,
+		    int access);
 int xiw_mr_invalidate(struct xiw_device *xdev, u32 stag, struct ib_pd *pd);
 int xiw_mr_check(struct xiw_device *xdev, u32 stag, struct ib_pd *pd,
 		 int access, u64 addr, u64 len);
@@ -378,6 +376,7 @@ int xiw_cursor_put(struct xiw_cursor *c, const void *src, u32 len);
 int xiw_cursor_get(struct xiw_cursor *c, void *dst, u32 len);
 
 void xiw_qp_pull_usq(struct xiw_qp *qp);
+bool xiw_swqe_start(struct xiw_qp *qp, struct xiw_swqe *w);
 
 /* srq.c */
 int xiw_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,

@@ -99,8 +99,7 @@ cell() {
 		barrier "$tc-ready" 120
 		if [ "$VM_IDX" = $client ]; then
 			barrier "$tc-listen" 60
-			probe=""; [ "$VM_IDX" = $XIW_VM ] || probe=inv_probe=0
-			load_module "$XIW_CMTEST_KO" role=client addr="$PEER_IP" port=$PORT $CMT_DATA $probe $cargs
+			load_module "$XIW_CMTEST_KO" role=client addr="$PEER_IP" port=$PORT $CMT_DATA $cargs
 			check "$tc-client" grep -qE "$cre" $R
 			cat $R
 			if [ -n "$mpa" ]; then
