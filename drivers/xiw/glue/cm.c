@@ -286,6 +286,16 @@ static void xiw_cep_drop_cm_id(struct xiw_cep *cep)
 	}
 }
 
+/*
+ * iw_cm's event fields are 8 bits wide, MPA's IRD, ORD and private data
+ * length 14 and 16: a larger value (0x3FFF, "left to the ULP", among
+ * them) reads 255, not its low octet.
+ */
+static u8 xiw_iw_u8(u16 v)
+{
+	return min_t(u16, v, U8_MAX);
+}
+
 static void xiw_cep_event(struct xiw_cep *cep, struct iw_cm_id *id,
 			  enum iw_cm_event_type type, int status,
 			  bool with_pd)
@@ -305,29 +315,23 @@ static void xiw_cep_event(struct xiw_cep *cep, struct iw_cm_id *id,
 		 * ird on as the listener's initiator_depth (its ORD may not
 		 * exceed the peer's IRD) and ord as its responder_resources
 		 * (its IRD should cover the peer's ORD). svcrdma refuses a
-		 * client whose initiator_depth reads 0. iw_cm's fields are
-		 * 8 bits wide, MPA's 14: a larger depth (0x3FFF among them,
-		 * "left to the ULP") reads 255, not its low octet.
+		 * client whose initiator_depth reads 0.
 		 */
-		ev.ird = f.flags & XIW_MPA_FLAG_S ? min_t(u16, f.ird, U8_MAX) : XIW_MAX_IRD;
-		ev.ord = f.flags & XIW_MPA_FLAG_S ? min_t(u16, f.ord, U8_MAX) : XIW_MAX_ORD;
+		ev.ird = f.flags & XIW_MPA_FLAG_S ? xiw_iw_u8(f.ird) : XIW_MAX_IRD;
+		ev.ord = f.flags & XIW_MPA_FLAG_S ? xiw_iw_u8(f.ord) : XIW_MAX_ORD;
 	} else if (type == IW_CM_EVENT_ESTABLISHED ||
 		   (type == IW_CM_EVENT_CONNECT_REPLY && !status)) {
 		ev.ird = cep->agreed.ird;
 		ev.ord = cep->agreed.ord;
 	}
 	if (with_pd) {
-		/*
-		 * MPA carries up to 512 octets, iw_cm's event 255: a peer's
-		 * longer private data reaches the ULP cut to 255 octets, not
-		 * wrapped around to its length modulo 256.
-		 */
+		/* Private data longer than 255 octets reaches the ULP cut. */
 		ev.private_data = (void *)pd;
-		ev.private_data_len = min_t(u16, f.pd_len, U8_MAX);
+		ev.private_data_len = xiw_iw_u8(f.pd_len);
 		if (type == IW_CM_EVENT_CONNECT_REPLY && status) {
 			/* RFC 6581 9.1: also on reject */
-			ev.ird = min_t(u16, f.ird, U8_MAX);
-			ev.ord = min_t(u16, f.ord, U8_MAX);
+			ev.ird = xiw_iw_u8(f.ird);
+			ev.ord = xiw_iw_u8(f.ord);
 		}
 	}
 	if (cep->sock) {
