@@ -175,7 +175,10 @@ for i in $(seq 0 $((vms - 1))); do
 	fi
 	logs=()
 	for f in "$out/vm$i.console" "$d/dmesg" "$d/kmemleak"; do [ -f "$f" ] && logs+=("$f"); done
+	rm -f "$out/vm$i.badlines"
 	if grep -E -B2 -A20 "$bad" "${logs[@]}" > "$out/vm$i.badlog"; then
+		# The first offending lines, for make check's summary.
+		grep -hE "$bad" "${logs[@]}" | head -n 4 > "$out/vm$i.badlines"
 		echo "FAIL $prefix/vm$i/kernel-log" >> "$results"; rc=1
 		echo "vm$i kernel log:" >&2
 		head -n 60 "$out/vm$i.badlog" >&2
