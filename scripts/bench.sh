@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # `make bench`: RDMA WRITE bandwidth of upstream siw and xiw (each with and
-# without CRC32c) and plain TCP between two stock-kernel VMs, in one boot,
+# without CRC32c, and with GSO-sized FPDUs) and plain TCP between two
+# stock-kernel VMs, in one boot,
 # reported as MB/s and as ratios to siw; then, in a second boot, one NFS
 # workload over TCP, siw and xiw (scripts/vm/tests/nfsbench.sh), reported
 # with ratios of xiw to TCP and to siw. Under QEMU without KVM the
@@ -10,16 +11,16 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/vm/bench
-SIW_VARIANTS=crc "$top/scripts/vm/run.sh" --kernel stock --tests bench --timeout 600 --out "$out" \
+SIW_VARIANTS="crc gso" "$top/scripts/vm/run.sh" --kernel stock --tests bench --timeout 600 --out "$out" \
 	--results "$top/build/vm/bench.results" >/dev/null 2>&1
 rc=$?
 f=$out/share/vm0/bench
 [ -s "$f" ] || { echo "bench: no figures (run.sh exited $rc); see $out" >&2; exit 1; }
 awk 'function r(a, b) { return v[b] ? sprintf("%.2f", v[a] / v[b]) : "-" }
      { v[$1] = $2; n[NR] = $1 }
-     END { printf "%-10s %10s %10s %10s\n", "stack", "MB/s", "vs siw", "vs siw-crc"
+     END { printf "%-14s %10s %10s %10s\n", "stack", "MB/s", "vs siw", "vs siw-crc"
            for (i = 1; i <= NR; i++)
-               printf "%-10s %10.2f %10s %10s\n", n[i], v[n[i]], r(n[i], "siw"), r(n[i], "siw-crc") }' "$f"
+               printf "%-14s %10.2f %10s %10s\n", n[i], v[n[i]], r(n[i], "siw"), r(n[i], "siw-crc") }' "$f"
 # Latency, 16 octets, typical microseconds: lower is better, so the ratio
 # is siw's over xiw's (above 1: xiw is faster).
 f=$out/share/vm0/lat

@@ -12,7 +12,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/vm/interop
 results=$top/build/vm/interop.results
 : > "$results"
-SIW_VARIANTS="stock v1 p2p p2p_read crc crc_strict" INTEROP=full \
+SIW_VARIANTS="stock v1 p2p p2p_read crc crc_strict gso" INTEROP=full \
 	"$top/scripts/vm/run.sh" --kernel stock --tests "cm interop" --timeout 2400 \
 	--pcap --out "$out" --results "$results"
 if [ -s "$out/wire.pcap" ]; then

@@ -36,6 +36,12 @@
 #define XIW_MPA_FLAG_C		0x40	/* CRC preferred */
 #define XIW_MPA_FLAG_R		0x20	/* rejected (Reply only) */
 #define XIW_MPA_FLAG_S		0x10	/* enhanced data present (Rev >= 2) */
+/*
+ * Not RFC 5044: the first Res bit, which upstream siw (MPA_RR_FLAG_GSO_EXP)
+ * sets to say "FPDUs larger than one TCP segment welcome". RFC 5044 has
+ * Res sent as zero and ignored, so it is sent only when configured.
+ */
+#define XIW_MPA_FLAG_G		0x08
 
 /* xiw_mpa_frame.ctrl: RFC 6581 control flags A..D */
 #define XIW_MPA_CTRL_A		0x01	/* peer-to-peer model */

@@ -30,7 +30,7 @@ struct xiw_mpa_policy {
 	xiw_u8 rtr_types;	/* XIW_MPA_CTRL_B|C|D we generate and accept */
 	xiw_u8 reject_short_ird;/* responder rejects a short initiator IRD */
 	xiw_u8 retry_unenhanced;/* initiator: see xiw_mpa_step */
-	xiw_u8 reserved;
+	xiw_u8 gso;		/* offer GSO-sized FPDUs (XIW_MPA_FLAG_G) */
 	xiw_u32 request_ms;	/* timeouts, 0 for none */
 	xiw_u32 reply_ms;
 	xiw_u32 ulp_ms;
@@ -53,7 +53,7 @@ struct xiw_mpa_agreed {
 	xiw_u8 recv_markers;
 	xiw_u8 peer_to_peer;
 	xiw_u8 rtr;		/* initiator: the RTR it sends; responder: accepted */
-	xiw_u8 reserved;
+	xiw_u8 gso;		/* both offered G: FPDUs may span TCP segments */
 	xiw_u16 ird;		/* local values to program */
 	xiw_u16 ord;
 	xiw_u16 peer_ird;	/* as the peer sent them (0x3fff: none) */

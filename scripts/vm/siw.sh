@@ -32,6 +32,7 @@ p2p_read) edits=(-e 's/^const bool peer_to_peer;/const bool peer_to_peer = true;
 		 -e 's/^\(static __be16 rtr_type =\) .*;/\1 MPA_V2_RDMA_READ_RTR;/') ;;
 crc) edits=(-e 's/^const bool mpa_crc_required;/const bool mpa_crc_required = true;/') ;;
 crc_strict) edits=(-e 's/^const bool mpa_crc_strict;/const bool mpa_crc_strict = true;/') ;;
+gso) edits=(-e 's/^const bool try_gso;/const bool try_gso = true;/') ;;
 *) echo "siw.sh: unknown variant '$variant'" >&2; exit 2 ;;
 esac
 

@@ -10,7 +10,9 @@ itself, puts each TCP direction back together, and for every connection
 that starts with an MPA Request checks:
 
   - both startup frames: key, reserved bits, revision, PD_Length <= 512,
-    the R bit only in a Reply, a Reply to a Rev 1 Request is Rev 1;
+    the R bit only in a Reply, a Reply to a Rev 1 Request is Rev 1; the
+    first reserved bit is upstream siw's GSO offer (xiw's mpa_gso), not
+    RFC 5044: it is allowed and reported ("G 1/1"), the others are errors;
   - RFC 6581 enhanced data where S is set: present (PD_Length >= 4); in
     client-server mode (A = 0) B, C and D are 0; a peer-to-peer Reply
     (A = 1) answers a peer-to-peer Request and names at least one RTR type
@@ -40,6 +42,8 @@ import sys
 KEY_REQ = b"MPA ID Req Frame"
 KEY_REP = b"MPA ID Rep Frame"
 M, C, R, S = 0x80, 0x40, 0x20, 0x10
+G = 0x08     # first Res bit: upstream siw's GSO offer, not RFC 5044
+RES = 0x07   # the other Res bits
 A_BIT, B_BIT = 0x8000, 0x4000       # in the IRD word
 C_BIT, D_BIT = 0x8000, 0x4000       # in the ORD word
 IRD_ORD_MASK = 0x3FFF
@@ -274,7 +278,7 @@ def check_conn(name, ini, rsp, rep):
         rep.error(name, f"Request: {req}")
         return None
     rq_flags, rq_rev, rq_pd = req
-    if rq_flags & 0x0F or rq_flags & R:
+    if rq_flags & RES or rq_flags & R:
         rep.error(name, f"Request flags {rq_flags:#x}: R or reserved bits set")
     if rq_rev not in (1, 2):
         rep.error(name, f"Request Rev {rq_rev}")
@@ -293,12 +297,14 @@ def check_conn(name, ini, rsp, rep):
         rep.error(name, f"Reply: {rp}")
         return None
     rp_flags, rp_rev, rp_pd = rp
-    if rp_flags & 0x0F:
+    if rp_flags & RES:
         rep.error(name, f"Reply flags {rp_flags:#x}: reserved bits set")
     if rq_rev == 1 and rp_rev != 1:
         rep.error(name, f"Reply Rev {rp_rev} to a Rev 1 Request")
     desc = (f"rev {rq_rev}/{rp_rev} M {int(bool(rq_flags & M))}/{int(bool(rp_flags & M))} "
             f"C {int(bool(rq_flags & C))}/{int(bool(rp_flags & C))}")
+    if (rq_flags | rp_flags) & G:
+        desc += f" G {int(bool(rq_flags & G))}/{int(bool(rp_flags & G))}"
     ini_end, rsp_end = 20 + len(rq_pd), 20 + len(rp_pd)
     if rp_flags & R:
         if len(ini.data) > ini_end or len(rsp.data) > rsp_end:

@@ -88,6 +88,34 @@ TEST(MpaNegotiate, InitiatorUsesCrcIfEitherFrameHasC) {
   EXPECT_FALSE(d.value.crc);
 }
 
+// ---- G (a Res bit, upstream siw's GSO offer): both must offer ------------
+
+TEST(MpaNegotiate, GsoOfferedOnlyWhenConfigured) {
+  Policy gso;
+  gso.gso = true;
+  EXPECT_FALSE(request(Policy{}).flags.has(FrameFlags::g));
+  EXPECT_TRUE(request(gso).flags.has(FrameFlags::g));
+  EXPECT_FALSE(accept(Policy{}, request(gso)).reply.flags.has(FrameFlags::g));
+  EXPECT_TRUE(accept(gso, request(Policy{})).reply.flags.has(FrameFlags::g));
+}
+
+TEST(MpaNegotiate, GsoAgreedOnlyWhenBothOffer) {
+  Policy gso;
+  gso.gso = true;
+  const Policy plain;
+  for (int both = 0; both < 4; both++) {
+    const Policy& ini = both & 1 ? gso : plain;
+    const Policy& res = both & 2 ? gso : plain;
+    const StartupFrame req = request(ini);
+    const Accepted a = accept(res, req);
+    ASSERT_TRUE(a.d.ok());
+    EXPECT_EQ(a.d.value.gso, both == 3) << both;
+    auto d = accept_reply(ini, req, a.reply, depths(4, 4));
+    ASSERT_TRUE(d.ok());
+    EXPECT_EQ(d.value.gso, both == 3) << both;
+  }
+}
+
 // ---- RFC 5044 section 7.1: M, per direction --------------------------------
 
 TEST(MpaNegotiate, MarkersFollowTheReceiversM) {

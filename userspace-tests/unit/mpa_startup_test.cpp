@@ -108,11 +108,24 @@ TEST(MpaStartup, DecodeRejectedReply) {
 // ---- Receive-side validation (RFC 5044 section 7.1) ----------------------
 
 TEST(MpaStartup, ReservedBitsAreNotChecked) {
-  // Res = 0xF in a Rev 2 frame (S clear): accepted, and not reported.
+  // Res = 0xF in a Rev 2 frame (S clear): accepted, and only its first
+  // bit, upstream siw's GSO offer (G), is reported.
   const Bytes wire = cat({kRepKey, {0x4f, 0x02, 0x00, 0x00}});
   xiw_mpa_frame f;
   ASSERT_EQ(decode(wire, XIW_MPA_REPLY, &f), 0);
+  EXPECT_EQ(f.flags, XIW_MPA_FLAG_C | XIW_MPA_FLAG_G);
+  const Bytes rest = cat({kRepKey, {0x47, 0x02, 0x00, 0x00}});
+  ASSERT_EQ(decode(rest, XIW_MPA_REPLY, &f), 0);
   EXPECT_EQ(f.flags, XIW_MPA_FLAG_C);
+}
+
+TEST(MpaStartup, GsoBitIsTheFirstResBit) {
+  // As upstream siw's MPA_RR_FLAG_GSO_EXP: 0x0800 of octets 16-17.
+  EXPECT_EQ(XIW_MPA_FLAG_G, 0x08);
+  const Bytes wire = cat({kReqKey, {0x08, 0x01, 0x00, 0x00}});
+  xiw_mpa_frame f;
+  ASSERT_EQ(decode(wire, XIW_MPA_REQUEST, &f), 0);
+  EXPECT_EQ(f.flags, XIW_MPA_FLAG_G);
 }
 
 TEST(MpaStartup, RBitIsNotCheckedInRequest) {

@@ -87,6 +87,7 @@ int xiw_mpa_hs_init(void* mem, xiw_size len, const struct xiw_mpa_policy* p) {
   policy.rtr_types = p->rtr_types;
   policy.reject_short_ird = p->reject_short_ird != 0;
   policy.retry_unenhanced = p->retry_unenhanced != 0;
+  policy.gso = p->gso != 0;
   const xiw::mpa::Timeouts t = {p->request_ms, p->reply_ms, p->ulp_ms, p->rtr_ms};
   new (mem) Handshake(policy, t);
   return 0;
@@ -137,6 +138,7 @@ void xiw_mpa_hs_agreed(const void* hs, struct xiw_mpa_agreed* out) {
   out->send_markers = n.send_markers;
   out->recv_markers = n.recv_markers;
   out->peer_to_peer = n.peer_to_peer;
+  out->gso = n.gso;
   out->rtr = n.rtr;
   out->ird = n.ird;
   out->ord = n.ord;

@@ -454,7 +454,7 @@ static int xiw_cep_stream(struct xiw_cep *cep)
 	rx.pos = xiw_mpa_rx_position(cep->rx);
 	/* MPA fencing: a client-server responder waits for an FPDU. */
 	rc = xiw_qp_stream_start(cep->qp, cep->sock, &tx, &rx,
-				 !cep->initiator && !a->peer_to_peer);
+				 !cep->initiator && !a->peer_to_peer, a->gso);
 	if (rc)
 		return rc;
 	write_lock_bh(&sk->sk_callback_lock);
@@ -477,10 +477,10 @@ static void xiw_cep_connected(struct xiw_cep *cep)
 	}
 	cep->state = XIW_CEP_CONNECTED;
 	if (xiw_params_log())
-		pr_info("xiw: %s: rev %u crc %u markers %u/%u p2p %u rtr %#x ird %u ord %u\n",
+		pr_info("xiw: %s: rev %u crc %u markers %u/%u p2p %u rtr %#x ird %u ord %u gso %u\n",
 			cep->initiator ? "initiator" : "responder", a->rev,
 			a->crc, a->send_markers, a->recv_markers,
-			a->peer_to_peer, a->rtr, a->ird, a->ord);
+			a->peer_to_peer, a->rtr, a->ird, a->ord, a->gso);
 	if (cep->qp)
 		xiw_qp_connected(cep->qp, cep->agreed.ird, cep->agreed.ord);
 	cep->reported = true;

@@ -105,6 +105,15 @@ static uint mpa_rtr_timeout_ms = 10000;
 module_param(mpa_rtr_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(mpa_rtr_timeout_ms, "Responder wait for the peer-to-peer RTR, ms (0: none; default 10000)");
 
+/*
+ * GSO-sized FPDUs: not in RFC 5044, whose Res bits are sent as zero, so
+ * off by default; upstream siw built with try_gso offers the same bit.
+ */
+static bool mpa_gso;
+module_param(mpa_gso, bool, 0644);
+MODULE_PARM_DESC(mpa_gso,
+		 "Offer GSO-sized FPDUs (a reserved MPA bit, as siw's try_gso); used when both sides offer (default: no)");
+
 static bool mpa_log;
 module_param(mpa_log, bool, 0644);
 MODULE_PARM_DESC(mpa_log, "Log what MPA agreed for every connection (default: no)");
@@ -161,6 +170,7 @@ void xiw_params_policy(struct xiw_mpa_policy *p)
 		p->rtr_types = XIW_MPA_CTRL_C;
 	p->reject_short_ird = READ_ONCE(mpa_reject_short_ird);
 	p->retry_unenhanced = READ_ONCE(mpa_retry_unenhanced);
+	p->gso = READ_ONCE(mpa_gso);
 	p->request_ms = READ_ONCE(mpa_request_timeout_ms);
 	p->reply_ms = READ_ONCE(mpa_reply_timeout_ms);
 	p->ulp_ms = READ_ONCE(mpa_ulp_timeout_ms);

@@ -24,7 +24,7 @@ static void xiw_qp_free_queues(struct xiw_qp *qp)
 	kfree(qp->irq);
 	kfree(qp->stx);
 	kfree(qp->srx);
-	kfree(qp->tx_buf);
+	kvfree(qp->tx_buf);
 }
 
 /* A QP on an SRQ has no receive queue of its own. */

@@ -186,42 +186,56 @@ static void xiw_tx_message_sent(struct xiw_qp *qp)
 }
 
 /*
- * Between FPDUs: if TCP's MSS changed (an MTU or path MTU change), size the
- * FPDUs from the next one on to it (RFC 5044 section 4.5: MULPDU follows
- * EMSS), growing the buffer if need be; short of memory, it falls back to
- * FPDUs that fit the buffer it has.
- * TCP updates its MSS as it sends, so the FPDU in hand when the MTU drops
- * may still be cut in two by TCP; the ones after it are not.
+ * What one FPDU may fill: TCP's MSS (RFC 5044 section 4.5: MULPDU follows
+ * EMSS), or, where the peer agreed to GSO-sized FPDUs, the size TCP builds
+ * its segments to before GSO cuts them (MSS times gso_segs).
+ */
+static u32 xiw_tx_size(struct xiw_qp *qp, u32 mss)
+{
+	u16 segs = READ_ONCE(tcp_sk(qp->tx_sock->sk)->gso_segs);
+
+	return qp->tx_gso && segs > 1 ? mss * segs : mss;
+}
+
+/*
+ * Between FPDUs: if TCP's MSS (or GSO size) changed, size the FPDUs from
+ * the next one on to it, growing the buffer if need be; short of memory,
+ * it falls back to FPDUs that fit the buffer it has. An MSS change comes
+ * from an MTU or path MTU change; TCP updates its MSS as it sends, so the
+ * FPDU in hand when the MTU drops may still be cut in two by TCP; the
+ * ones after it are not.
  */
 static void xiw_tx_follow_mss(struct xiw_qp *qp)
 {
 	u32 mss = READ_ONCE(tcp_sk(qp->tx_sock->sk)->mss_cache);
+	u32 want = xiw_tx_size(qp, mss);
 	u16 mulpdu;
 	size_t size;
 	u8 *buf;
 
-	if (mss == qp->tx_mss)
+	if (want == qp->tx_size)
 		return;
 	mulpdu = xiw_stx_set_mulpdu(qp->stx,
-				    xiw_mpa_mulpdu(mss, qp->tx_markers));
+				    xiw_mpa_mulpdu(want, qp->tx_markers));
 	size = xiw_stx_fpdu_max(qp->stx);
 	if (size > qp->tx_buf_size) {
-		buf = kmalloc(size, GFP_KERNEL);
+		buf = kvmalloc(size, GFP_KERNEL);
 		if (!buf) {
 			xiw_stx_set_mulpdu(qp->stx,
-					   xiw_mpa_mulpdu(qp->tx_mss,
+					   xiw_mpa_mulpdu(qp->tx_size,
 							  qp->tx_markers));
 			return;
 		}
-		kfree(qp->tx_buf);
+		kvfree(qp->tx_buf);
 		qp->tx_buf = buf;
 		qp->tx_buf_size = size;
 	}
-	pr_debug("xiw: qp %u mss %u -> %u: mulpdu %u\n", qp->ibqp.qp_num,
-		 qp->tx_mss, mss, mulpdu);
-	if (qp->tx_mss)
+	pr_debug("xiw: qp %u mss %u -> %u, fpdu room %u: mulpdu %u\n",
+		 qp->ibqp.qp_num, qp->tx_mss, mss, want, mulpdu);
+	if (qp->tx_mss && mss != qp->tx_mss)
 		xiw_stat_inc(to_xiw_dev(qp->ibqp.device), XIW_STAT_TX_MULPDU);
 	qp->tx_mss = mss;
+	qp->tx_size = want;
 }
 
 /*
@@ -270,6 +284,8 @@ static int xiw_tx_build(struct xiw_qp *qp)
 			 qp);
 	if (n > 0)
 		xiw_tx_fault(qp, start, n);
+	if (n > qp->tx_mss)
+		xiw_stat_inc(to_xiw_dev(qp->ibqp.device), XIW_STAT_TX_GSO_FPDU);
 	return n;
 }
 
@@ -354,10 +370,6 @@ void xiw_qp_tx_setup(struct xiw_qp *qp)
 }
 
 /*
- * The CM hands over a connection in Full Operation. The stream starts
- * where the CM's own framing (RTR) left it.
- */
-/*
  * A user QP's doorbell, in the poster's process context: transmit now
  * instead of after a workqueue hop, which is most of a small message's
  * latency. Anything else (the tx work busy, an error, ERROR to flush, an
@@ -379,9 +391,14 @@ void xiw_qp_tx_now(struct xiw_qp *qp)
 		xiw_qp_kick(qp);
 }
 
+/*
+ * The CM hands over a connection in Full Operation. The stream starts
+ * where the CM's own framing (RTR) left it; @fenced holds transmit until
+ * the peer's first FPDU (MPA fencing), @gso allows FPDUs of TCP's GSO size.
+ */
 int xiw_qp_stream_start(struct xiw_qp *qp, struct socket *sock,
 			const struct xiw_stream_cfg *tx,
-			const struct xiw_stream_cfg *rx, bool fenced)
+			const struct xiw_stream_cfg *rx, bool fenced, bool gso)
 {
 	u8 *buf;
 	u32 size;
@@ -390,15 +407,17 @@ int xiw_qp_stream_start(struct xiw_qp *qp, struct socket *sock,
 	xiw_stx_init(qp->stx, &xiw_kernel_env, tx);
 	xiw_srx_init(qp->srx, &xiw_kernel_env, rx);
 	size = xiw_stx_fpdu_max(qp->stx);
-	buf = kmalloc(size, GFP_KERNEL);
+	buf = kvmalloc(size, GFP_KERNEL);
 	if (!buf) {
 		mutex_unlock(&qp->tx_mutex);
 		return -ENOMEM;
 	}
-	kfree(qp->tx_buf);
+	kvfree(qp->tx_buf);
 	qp->tx_buf = buf;
 	qp->tx_buf_size = size;
 	qp->tx_mss = 0;		/* the first FPDU sizes MULPDU to the MSS */
+	qp->tx_size = 0;
+	qp->tx_gso = gso;
 	qp->tx_markers = tx->markers;
 	qp->tx_crc = tx->crc;
 	qp->tx_len = 0;

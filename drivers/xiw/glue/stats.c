@@ -19,6 +19,7 @@ static const struct rdma_stat_desc xiw_stat_descs[XIW_NUM_STATS] = {
 	[XIW_STAT_TX_TERMINATE] = { .name = "tx_terminate" },
 	[XIW_STAT_RX_TERMINATE] = { .name = "rx_terminate" },
 	[XIW_STAT_TX_MULPDU] = { .name = "tx_mulpdu_change" },
+	[XIW_STAT_TX_GSO_FPDU] = { .name = "tx_gso_fpdu" },
 };
 
 static struct rdma_hw_stats *xiw_alloc_hw_port_stats(struct ib_device *ibdev,

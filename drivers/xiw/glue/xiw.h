@@ -41,6 +41,7 @@ enum xiw_stat {
 	XIW_STAT_TX_TERMINATE,	/* TERMINATE messages queued to send */
 	XIW_STAT_RX_TERMINATE,	/* TERMINATE messages received */
 	XIW_STAT_TX_MULPDU,	/* MULPDU changes after a TCP MSS change */
+	XIW_STAT_TX_GSO_FPDU,	/* FPDUs longer than one TCP segment sent */
 	XIW_NUM_STATS
 };
 
@@ -218,6 +219,8 @@ struct xiw_qp {
 	u8 *tx_buf;			/* one FPDU */
 	u32 tx_buf_size;
 	u32 tx_mss;			/* the TCP MSS MULPDU was sized to */
+	u32 tx_size;			/* what an FPDU may fill: MSS or GSO */
+	bool tx_gso;			/* the peer agreed to GSO-sized FPDUs */
 	bool tx_markers;		/* we insert Markers */
 	bool tx_crc;			/* our FPDUs carry a CRC */
 	u32 tx_len, tx_off;		/* FPDU octets built, sent */
@@ -399,7 +402,7 @@ void xiw_qp_kick(struct xiw_qp *qp);
 void xiw_qp_tx_now(struct xiw_qp *qp);
 int xiw_qp_stream_start(struct xiw_qp *qp, struct socket *sock,
 			const struct xiw_stream_cfg *tx,
-			const struct xiw_stream_cfg *rx, bool fenced);
+			const struct xiw_stream_cfg *rx, bool fenced, bool gso);
 void xiw_qp_stream_stop(struct xiw_qp *qp);
 
 /* qp_rx.c: placement from sk_data_ready */

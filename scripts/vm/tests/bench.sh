@@ -2,8 +2,9 @@
 #
 # `make bench`: RDMA WRITE bandwidth (ib_write_bw -R, 64 KiB messages)
 # between the two VMs, side by side in one boot: upstream siw (as shipped,
-# no CRC, and built to require CRC32c), xiw with CRC32c, xiw without it,
-# and plain TCP (python sockets, 64 KiB writes). Then small-message
+# no CRC, built to require CRC32c, and built with try_gso), xiw with
+# CRC32c, xiw without it,
+# both again with GSO-sized FPDUs (mpa_gso), and plain TCP (python sockets, 64 KiB writes). Then small-message
 # latency: ib_send_lat and ib_read_lat -R at 16 octets over siw and xiw.
 # VM 1 serves, VM 0 measures; each result goes to $OUT/bench as
 # "name MB/s", each latency to $OUT/lat as "name op typical-usec". A
@@ -55,6 +56,11 @@ rdma link delete siw0 && rmmod siw
 load_module "$(siw_ko crc)" && rdma link add siw0 type siw netdev eth0
 bw siw-crc siw0
 rdma link delete siw0 && rmmod siw
+# siw built with try_gso (variant gso): GSO-sized FPDUs, the reference
+# for xiw's mpa_gso.
+load_module "$(siw_ko gso)" && rdma link add siw0 type siw netdev eth0
+bw siw-gso siw0
+rdma link delete siw0 && rmmod siw
 
 load_xiw && rdma link add xiw0 type xiw netdev eth0
 bw xiw-crc xiw0
@@ -62,6 +68,12 @@ lat xiw-crc xiw0
 echo suppress > $P/mpa_crc
 bw xiw-nocrc xiw0
 lat xiw-nocrc xiw0
+# GSO-sized FPDUs (mpa_gso on both sides), with CRC32c and without.
+echo Y > $P/mpa_gso
+echo required > $P/mpa_crc
+bw xiw-gso-crc xiw0
+echo suppress > $P/mpa_crc
+bw xiw-gso-nocrc xiw0
 rdma link delete xiw0 && rmmod xiw
 
 # Plain TCP with the same message size, for the ceiling.

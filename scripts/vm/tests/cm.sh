@@ -4,7 +4,7 @@
 # listens (testmod/xiw_cmtest.ko role=server), VM 0 connects. Each case
 # sets xiw's MPA parameters on both sides, connects once and checks what
 # each ULP saw (the test module's "result") and what MPA agreed (xiw's
-# mpa_log line "rev R crc C markers S/R p2p P rtr T ird I ord O"). Every
+# mpa_log line "rev R crc C markers S/R p2p P rtr T ird I ord O gso G"). Every
 # connection that is established then carries data in that MPA mode: the
 # client's SEND echo and RDMA WRITE/READ checks (xiw_cmtest data=1), and
 # in two cases the FRWR and remote invalidation checks (frwr=1), and in
@@ -30,7 +30,7 @@ defaults() {
 	echo N > $P/mpa_peer_to_peer && echo Y > $P/mpa_rtr_send &&
 	echo Y > $P/mpa_rtr_write && echo Y > $P/mpa_rtr_read && echo 0 > $P/fault_tx_crc &&
 	echo 0 > $P/fault_tx_marker &&
-	echo Y > $P/mpa_retry_unenhanced
+	echo Y > $P/mpa_retry_unenhanced && echo N > $P/mpa_gso
 }
 
 # The kernel log since this case began. The log is never cleared: the
@@ -87,9 +87,22 @@ retry_checks() {
 		check "$tc-client-retried" eval 'case_log | grep -q "retrying with Rev 1"'
 }
 
+# GSO-sized FPDUs: where both offered them, each side sent FPDUs longer
+# than one TCP segment (its SENDs, WRITEs and Read Responses); where one
+# did, none.
+gso_checks() {	# ROLE YES|NO
+	if [ "$2" = YES ]; then
+		check "$tc-$1-gso-fpdus" grew tx_gso_fpdu 1
+	else
+		check "$tc-$1-no-gso-fpdus" eval '! grew tx_gso_fpdu 1'
+	fi
+}
+
 # case_checks ROLE: what some cases check beyond the ULP's results.
 case_checks() {
 	case "$tc" in
+	gso) gso_checks "$1" YES ;;
+	gso-one-side) gso_checks "$1" NO ;;
 	crc-error) mpa_error_checks "$1" 2 fault_tx_crc ;;
 	marker-error) mpa_error_checks "$1" 3 fault_tx_marker ;;
 	retry-unenhanced) retry_checks "$1" ;;
@@ -101,7 +114,7 @@ run() {
 	want "$1" || { SERVER_ARGS=; return 0; }
 	tc=$1 cset=$2 sset=$3 cargs=$4 cre=$5 sre=$6 cmpa=${7:-} smpa=${8:-}
 	defaults
-	at rx_send_inv tx_send_inv read_inv reg_mr rx_terminate tx_terminate
+	at rx_send_inv tx_send_inv read_inv reg_mr rx_terminate tx_terminate tx_gso_fpdu
 	if [ "$VM_IDX" = "$SERVER" ]; then
 		eval "$sset"
 		case_mark
@@ -182,6 +195,11 @@ run markers-to-client "echo require > $P/mpa_markers" "" "" \
 	'^established' 'established=1' 'markers 0/1' 'markers 1/0'
 run markers-refused "echo refuse > $P/mpa_markers" "echo require > $P/mpa_markers" "" \
 	'^error=' 'requests=1 '
+# GSO-sized FPDUs (mpa_gso, a reserved MPA bit): used only when both offer.
+run gso "echo Y > $P/mpa_gso" "echo Y > $P/mpa_gso" "" \
+	'^established' 'established=1' 'crc 1 .* gso 1' 'crc 1 .* gso 1'
+run gso-one-side "echo Y > $P/mpa_gso" "" "" \
+	'^established' 'established=1' 'gso 0' 'gso 0'
 # Each RTR type alone on both sides (RFC 6581 control flags B, C, D).
 for t in send:0x2 write:0x4 read:0x8; do
 	only="for x in send write read; do [ \$x = ${t%:*} ] || echo N > $P/mpa_rtr_\$x; done"

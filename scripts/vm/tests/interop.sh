@@ -180,6 +180,11 @@ cell pd-253-no-retry stock "echo N > $P/mpa_retry_unenhanced" "pd_len=253" \
 # Reply asking for them; xiw's ULP sees the connection close.
 cell markers stock "echo require > $P/mpa_markers" "" \
 	'^rejected status=-111' 'requests=(0 established=0|1 established=1 disconnected=1)' "" ""
+# xiw offering GSO-sized FPDUs (mpa_gso, a reserved MPA bit) to stock siw:
+# as a responder siw copies the Request's flags into its Reply, G among
+# them, so xiw sends GSO-sized FPDUs, which siw takes; siw as the
+# initiator does not offer G.
+cell gso stock "echo Y > $P/mpa_gso" "" "$OK" "$SOK" 'gso 1$' 'gso 0$'
 # Not run by default: an initiator that ends a peer-to-peer startup with
 # TERMINATE code 7 (no RTR type in common, RFC 6581 section 9.2) instead
 # of an RTR crashes siw's host (kernel BUG in iw_cm's cm_close_handler:
@@ -207,6 +212,9 @@ cell siw-crc-strict crc_strict "" "" \
 	'^rejected status=-111' 'requests=(0 established=0|1 established=1 disconnected=1)' "" ""
 cell siw-crc-strict-off crc_strict "echo suppress > $P/mpa_crc" "" "$OK" "$SOK" \
 	'crc 0 ' 'crc 0 '
+# siw built with try_gso offers GSO-sized FPDUs (a reserved MPA bit, as
+# xiw's mpa_gso): both send FPDUs that span TCP segments, and take them.
+cell siw-gso gso "echo Y > $P/mpa_gso" "" "$OK" "$SOK" 'gso 1$' 'gso 1$'
 
 teardown() {
 	if [ "$VM_IDX" = $XIW_VM ]; then

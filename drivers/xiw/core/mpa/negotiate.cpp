@@ -29,6 +29,7 @@ bool reply_crc(const Policy& policy, const StartupFrame& request) {
 u8 base_flags(const Policy& policy, bool crc) {
   u8 bits = crc ? FrameFlags::c : 0;
   if (policy.markers == MarkerPolicy::require) bits |= FrameFlags::m;
+  if (policy.gso) bits |= FrameFlags::g;
   return bits;
 }
 
@@ -126,6 +127,7 @@ Decision<Negotiated> accept_request(const Policy& policy, const StartupFrame& re
   n.crc = request.flags.has(FrameFlags::c) || reply->flags.has(FrameFlags::c);
   n.send_markers = request.flags.has(FrameFlags::m);
   n.recv_markers = reply->flags.has(FrameFlags::m);
+  n.gso = request.flags.has(FrameFlags::g) && reply->flags.has(FrameFlags::g);
   n.ird = local_depth(depths.ird, depths.max_ird);
   n.ord = local_depth(depths.ord, depths.max_ord);
   if (n.enhanced) {
@@ -196,6 +198,7 @@ Decision<Negotiated> accept_reply(const Policy& policy, const StartupFrame& requ
   n.crc = request.flags.has(FrameFlags::c) || reply.flags.has(FrameFlags::c);
   n.send_markers = reply.flags.has(FrameFlags::m);
   n.recv_markers = request.flags.has(FrameFlags::m);
+  n.gso = request.flags.has(FrameFlags::g) && reply.flags.has(FrameFlags::g);
   n.ird = local_depth(depths.ird, depths.max_ird);
   n.ord = local_depth(depths.ord, depths.max_ord);
   if (n.send_markers && policy.markers == MarkerPolicy::refuse) {

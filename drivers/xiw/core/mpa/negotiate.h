@@ -46,6 +46,8 @@ struct Policy {
   // Reply, say so, so that the connection may be retried with an
   // unenhanced Request (RFC 6581 section 10 MAY).
   bool retry_unenhanced = false;
+  // Offer GSO-sized FPDUs (G, a Res bit; mpa.h): used when both offer it.
+  bool gso = false;
 };
 
 // Read queue depths. `ird`/`ord` are what the ULP asked for (0x3FFF: leave
@@ -71,6 +73,7 @@ struct Negotiated {
   u16 ord = 0;
   u16 peer_ird = kIrdOrdMax;  // as the peer sent them, for the ULP
   u16 peer_ord = kIrdOrdMax;
+  bool gso = false;  // both offered G: FPDUs may span TCP segments
 };
 
 // Why negotiation stopped, and what to do about it.

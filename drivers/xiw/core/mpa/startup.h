@@ -29,14 +29,16 @@ inline constexpr u8 kRequestKey[kKeyLen] = {0x4d, 0x50, 0x41, 0x20, 0x49, 0x44, 
 inline constexpr u8 kReplyKey[kKeyLen] = {0x4d, 0x50, 0x41, 0x20, 0x49, 0x44, 0x20, 0x52,
                                           0x65, 0x70, 0x20, 0x46, 0x72, 0x61, 0x6d, 0x65};
 
-// Octet 16: M|C|R|S|Res. Res is sent as zero and never checked.
+// Octet 16: M|C|R|S|Res. Res is sent as zero and never checked, except
+// for its first bit, G, the GSO offer that upstream siw defines (mpa.h).
 class FrameFlags {
  public:
   static constexpr u8 m = XIW_MPA_FLAG_M;
   static constexpr u8 c = XIW_MPA_FLAG_C;
   static constexpr u8 r = XIW_MPA_FLAG_R;
   static constexpr u8 s = XIW_MPA_FLAG_S;
-  static constexpr u8 defined = m | c | r | s;
+  static constexpr u8 g = XIW_MPA_FLAG_G;
+  static constexpr u8 defined = m | c | r | s | g;
 
   constexpr FrameFlags() = default;
   constexpr explicit FrameFlags(u8 bits) : bits_(bits & defined) {}
