@@ -72,17 +72,45 @@ static int xiw_tx_push(struct xiw_qp *qp)
 	return 0;
 }
 
+/*
+ * Under sq_lock: moves sq_tx over the work the send queue need not
+ * transmit, in order: REG_MR and LOCAL_INV are done, bad user WQEs are
+ * already done, and the first that failed stops the queue (*@failed). A
+ * fence waits for earlier READs, and ORD bounds those in flight. Returns
+ * the message to transmit next, or NULL.
+ */
+static struct xiw_swqe *xiw_sq_next(struct xiw_qp *qp, bool *failed)
+{
+	struct xiw_swqe *w;
+
+	for (; qp->sq_tx != qp->sq_tail; qp->sq_tx++) {
+		w = &qp->sq[qp->sq_tx & (qp->sq_size - 1)];
+		if (!w->done && qp->reads_out &&
+		    (w->flags & XIW_WQE_FENCE ||
+		     (xiw_wr_is_read(w->opcode) &&
+		      qp->reads_out >= max_t(u16, qp->ord, 1))))
+			return NULL;
+		if (!w->done && xiw_swqe_start(qp, w))
+			return w;
+		if (w->status != IB_WC_SUCCESS) {
+			qp->sq_tx++;
+			*failed = true;
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
 /* The next message to start: a Read Response first, then the SQ. */
 static bool xiw_tx_pick(struct xiw_qp *qp, struct xiw_msg *m)
 {
 	struct xiw_swqe *w;
 	unsigned long flags;
-	bool found = false, skipped, failed = false;
+	bool found = false, skipped = false, failed = false;
 	u32 was;
 
 	memset(m, 0, sizeof(*m));
 	spin_lock_irqsave(&qp->sq_lock, flags);
-	was = qp->sq_tx;
 	if (qp->irq_head != qp->irq_tail) {
 		qp->tx_rreq = qp->irq[qp->irq_head % XIW_MAX_IRD];
 		qp->irq_head++;
@@ -95,29 +123,11 @@ static bool xiw_tx_pick(struct xiw_qp *qp, struct xiw_msg *m)
 		goto out;
 	}
 	xiw_qp_pull_usq(qp);
-	/*
-	 * In order: local work is done, bad user WQEs are already done, and
-	 * the first failed one stops the queue. A fence waits for earlier
-	 * READs, and ORD bounds those in flight.
-	 */
-	for (;; qp->sq_tx++) {
-		if (qp->sq_tx == qp->sq_tail)
-			goto out;
-		w = &qp->sq[qp->sq_tx & (qp->sq_size - 1)];
-		if (!w->done && qp->reads_out &&
-		    (w->flags & XIW_WQE_FENCE ||
-		     (xiw_wr_is_read(w->opcode) &&
-		      qp->reads_out >= max_t(u16, qp->ord, 1))))
-			goto out;
-		if (!w->done && xiw_swqe_start(qp, w))
-			break;
-		if (w->status != IB_WC_SUCCESS) {
-			qp->sq_tx++;
-			failed = true;
-			goto out;
-		}
-	}
+	was = qp->sq_tx;
+	w = xiw_sq_next(qp, &failed);
 	skipped = qp->sq_tx != was;
+	if (!w)
+		goto out;
 	qp->tx_read_resp = false;
 	qp->tx_cur = qp->sq_tx++;
 	m->len = w->len;
@@ -155,15 +165,11 @@ static bool xiw_tx_pick(struct xiw_qp *qp, struct xiw_msg *m)
 	xiw_cursor_init(&qp->tx_cursor, qp->ibqp.pd, 0, w->sge,
 			w->flags & XIW_WQE_INLINE ? 0 : w->num_sge, 0);
 	qp->tx_cursor_pos = 0;
+	found = true;
+out:
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	if (skipped)
 		xiw_qp_complete_sq(qp);	/* those passed over are done */
-	return true;
-out:
-	skipped = qp->sq_tx != was;
-	spin_unlock_irqrestore(&qp->sq_lock, flags);
-	if (skipped)
-		xiw_qp_complete_sq(qp);
 	if (failed)
 		xiw_qp_to_error(qp);	/* after its error completion */
 	return found;
