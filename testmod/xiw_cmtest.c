@@ -556,19 +556,27 @@ static void cmt_mr_free(struct cmt_check *t, struct cmt_mr *m)
 			__free_page(m->page[i]);
 }
 
+/* @reg registers @m with @access under its next key, as ULPs do. */
+static void cmt_reg_next_key(struct ib_reg_wr *reg, struct cmt_mr *m,
+			     int access)
+{
+	ib_update_fast_reg_key(m->mr, ib_inc_rkey(m->mr->rkey) & 0xff);
+	reg->wr.opcode = IB_WR_REG_MR;
+	reg->mr = m->mr;
+	reg->key = m->mr->rkey;
+	reg->access = access;
+}
+
 /* Posts REG_MR for @m with @access and waits for it. */
 static int cmt_mr_reg(struct cmt_check *t, struct cmt_mr *m, int access)
 {
 	struct ib_reg_wr reg = {
-		.wr = { .wr_id = 5, .opcode = IB_WR_REG_MR,
-			.send_flags = IB_SEND_SIGNALED },
-		.mr = m->mr, .key = 0, .access = access,
+		.wr = { .wr_id = 5, .send_flags = IB_SEND_SIGNALED },
 	};
 	struct ib_wc wc;
 	int rc;
 
-	ib_update_fast_reg_key(m->mr, ib_inc_rkey(m->mr->rkey) & 0xff);
-	reg.key = m->mr->rkey;
+	cmt_reg_next_key(&reg, m, access);
 	rc = ib_post_send(t->c->id->qp, &reg.wr, NULL) ?: cmt_wait(t, 1, &wc);
 	if (!rc && (wc.opcode != IB_WC_REG_MR || wc.wr_id != 5))
 		rc = -EPROTO;
@@ -679,10 +687,7 @@ static int cmt_sq_order(struct cmt_check *t, struct cmt_mr *m)
 		.addr = (uintptr_t)t->back, .length = len,
 		.lkey = t->c->pd->local_dma_lkey,
 	};
-	struct ib_reg_wr reg = {
-		.wr = { .wr_id = 8, .opcode = IB_WR_REG_MR },
-		.access = IB_ACCESS_LOCAL_WRITE,
-	};
+	struct ib_reg_wr reg = { .wr = { .wr_id = 8 } };
 	struct ib_rdma_wr w = {
 		.wr = { .wr_id = 9, .sg_list = &src, .num_sge = 1,
 			.opcode = IB_WR_RDMA_WRITE },
@@ -711,9 +716,7 @@ static int cmt_sq_order(struct cmt_check *t, struct cmt_mr *m)
 		memcpy(page_address(m->page[i]), t->out + i * PAGE_SIZE,
 		       PAGE_SIZE);
 	memset(t->back, 0xee, len);
-	ib_update_fast_reg_key(m->mr, ib_inc_rkey(m->mr->rkey) & 0xff);
-	reg.mr = m->mr;
-	reg.key = m->mr->rkey;
+	cmt_reg_next_key(&reg, m, IB_ACCESS_LOCAL_WRITE);
 	src.addr = m->mr->iova;
 	src.lkey = m->mr->lkey;
 	inv.ex.invalidate_rkey = m->mr->lkey;

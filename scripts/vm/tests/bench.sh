@@ -3,9 +3,9 @@
 # `make bench`: RDMA WRITE bandwidth (ib_write_bw -R, 64 KiB messages)
 # between the two VMs, side by side in one boot: upstream siw (as shipped,
 # no CRC, built to require CRC32c, and built with try_gso), xiw with
-# CRC32c, xiw without it,
-# both again with GSO-sized FPDUs (mpa_gso), and plain TCP (python sockets, 64 KiB writes). Then small-message
-# latency: ib_send_lat and ib_read_lat -R at 16 octets over siw and xiw.
+# CRC32c, xiw without it, both again with GSO-sized FPDUs (mpa_gso), and
+# plain TCP (python sockets, 64 KiB writes). Then small-message latency:
+# ib_send_lat and ib_read_lat -R at 16 octets over siw and xiw.
 # VM 1 serves, VM 0 measures; each result goes to $OUT/bench as
 # "name MB/s", each latency to $OUT/lat as "name op typical-usec". A
 # benchmark, not a test: only "it ran" is checked.
