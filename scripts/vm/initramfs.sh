@@ -45,7 +45,8 @@ init=/sbin/init
 for arg in $(cat /proc/cmdline); do
 	case $arg in xiw.init=*) init=${arg#xiw.init=} ;; esac
 done
-if ! mount -t 9p -o ro,trans=virtio,version=9p2000.L,msize=512000 host0 /newroot; then
+# Read-only and unchanging during a run: cached (run.sh says why).
+if ! mount -t 9p -o ro,trans=virtio,version=9p2000.L,msize=512000,cache=loose host0 /newroot; then
 	echo "initramfs: cannot mount the 9p root"; echo o > /proc/sysrq-trigger
 fi
 umount /proc /sys
