@@ -100,6 +100,20 @@ struct xiw_stream_sink {
 /* Copies message octets [off, off + len) to @dst: 0 or a negative errno */
 typedef int (*xiw_fetch_fn)(void *ctx, xiw_u32 off, void *dst, xiw_size len);
 
+/*
+ * Points *@src at message octets [off, off + n) where they lie, for
+ * 1 <= n <= @len, and returns n; or a negative errno. -EOPNOTSUPP: this
+ * memory cannot be sent in place; the FPDU is to be copied instead.
+ */
+typedef int (*xiw_view_fn)(void *ctx, xiw_u32 off, xiw_size len,
+			   const void **src);
+
+/* One run of an FPDU described in place: the FPDU is its runs in order. */
+struct xiw_iov {
+	const void *base;
+	xiw_size len;
+};
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -118,6 +132,14 @@ xiw_u16 xiw_stx_set_mulpdu(void *tx, xiw_u16 mulpdu);
 /* The open message's next FPDU into @buf: wire octets or a negative errno */
 int xiw_stx_next(void *tx, void *buf, xiw_size len, xiw_fetch_fn fetch,
 		 void *ctx);
+/*
+ * The same FPDU as at most *@runs runs into @iov (*@runs: how many on
+ * return): framing octets written to @buf, payload in place (@view).
+ * Wire octets, or a negative errno with nothing of the FPDU taken:
+ * -ENOBUFS if it needs more runs, or @view's error.
+ */
+int xiw_stx_next_iov(void *tx, void *buf, xiw_size len, xiw_view_fn view,
+		     void *ctx, struct xiw_iov *iov, xiw_u32 *runs);
 /* A TERMINATE FPDU for @cause, with the refused segment's headers if any */
 int xiw_stx_terminate(void *tx, const void *rx, void *buf, xiw_size len);
 /* Stream octets sent so far */
@@ -142,5 +164,6 @@ XIW_STATIC_ASSERT(sizeof(struct xiw_stream_cfg) == 12, "xiw_stream_cfg size");
 XIW_STATIC_ASSERT(sizeof(struct xiw_msg) == 48, "xiw_msg size");
 XIW_STATIC_ASSERT(sizeof(struct xiw_seg) == 56, "xiw_seg size");
 XIW_STATIC_ASSERT(sizeof(struct xiw_term_cause) == 4, "xiw_term_cause size");
+XIW_STATIC_ASSERT(sizeof(struct xiw_iov) == 2 * sizeof(xiw_size), "xiw_iov size");
 
 #endif /* XIW_STREAM_H */

@@ -310,6 +310,112 @@ TEST(DdpStream, FetchErrorLeavesTheStreamUsable) {
   }
 }
 
+// The gathering sender's view of a message: at most `chunk` octets per
+// run (a page boundary, an SGE's end), refused from `refuse_at` on.
+struct View {
+  const Bytes* data;
+  size_t chunk;
+  size_t refuse_at = SIZE_MAX;
+  int calls = 0;
+
+  static int fn(void* ctx, xiw_u32 off, xiw_size len, const void** src) {
+    View* v = static_cast<View*>(ctx);
+    v->calls++;
+    if (off >= v->refuse_at) return -EOPNOTSUPP;
+    if (off + len > v->data->size()) return -EFAULT;
+    *src = v->data->data() + off;
+    return static_cast<int>(len < v->chunk ? len : v->chunk);
+  }
+};
+
+// One FPDU of the open message as runs; empty on error (in *rc).
+Bytes next_gathered(Tx& tx, View& v, size_t max_runs, int* rc, std::vector<xiw_iov>* runs_out = nullptr) {
+  Bytes buf(xiw_stx_fpdu_max(tx.mem.data()));
+  std::vector<xiw_iov> iov(max_runs);
+  xiw_u32 runs = static_cast<xiw_u32>(max_runs);
+  *rc = xiw_stx_next_iov(tx.mem.data(), buf.data(), buf.size(), View::fn, &v, iov.data(), &runs);
+  Bytes out;
+  if (*rc <= 0) return out;
+  for (xiw_u32 i = 0; i < runs; i++) {
+    const uint8_t* p = static_cast<const uint8_t*>(iov[i].base);
+    out.insert(out.end(), p, p + iov[i].len);
+  }
+  if (runs_out) *runs_out = std::vector<xiw_iov>(iov.begin(), iov.begin() + runs);
+  return out;
+}
+
+// A gathering send puts the same octets on the wire as a copying one, in
+// every MPA mode: the payload runs point at the message itself and the
+// CRC covers it there.
+TEST(DdpStream, GatheringSendFramesTheSameOctets) {
+  for (int mode = 0; mode < 4; mode++) {
+    const bool markers = mode & 1, crc = mode & 2;
+    Tx copying(cfg(markers, crc, 1400)), gathering(cfg(markers, crc, 1400));
+    for (uint32_t size : {0u, 1u, 700u, 4096u, 20000u}) {
+      xiw_msg m = msg(XIW_OP_WRITE, size);
+      m.stag = 0x4242;
+      const Bytes data = pattern(size, static_cast<uint8_t>(size));
+      const std::vector<Bytes> want = copying.send(m, data);
+      ASSERT_EQ(begin(gathering, m), 0);
+      View v{&data, 333};
+      for (const Bytes& fpdu : want) {
+        int rc;
+        std::vector<xiw_iov> runs;
+        EXPECT_EQ(next_gathered(gathering, v, 64, &rc, &runs), fpdu) << "mode " << mode << " size " << size;
+        EXPECT_EQ(rc, static_cast<int>(fpdu.size()));
+        for (const xiw_iov& r : runs) {
+          const uint8_t* p = static_cast<const uint8_t*>(r.base);
+          const bool in_message = size && p >= data.data() && p < data.data() + data.size();
+          // Framing runs are never longer than headers, PAD, CRC and a Marker.
+          if (!in_message) {
+            EXPECT_LE(r.len, 48u);
+          }
+        }
+      }
+      EXPECT_TRUE(xiw_stx_idle(gathering.mem.data()));
+    }
+  }
+}
+
+// Too many runs, or memory the view will not lend, leave the FPDU unsent:
+// the same FPDU is then copied, and the peer takes the stream whole.
+TEST(DdpStream, GatheringFallsBackToCopying) {
+  for (int markers = 0; markers < 2; markers++) {
+    Tx tx(cfg(markers, true, 1400));
+    Rx rx(cfg(markers, true));
+    const Bytes data = pattern(3000, 5);
+    xiw_msg m = msg(XIW_OP_SEND, 3000);
+    ASSERT_EQ(begin(tx, m), 0);
+    Bytes stream;
+    View few{&data, 100};
+    int rc;
+    EXPECT_TRUE(next_gathered(tx, few, 4, &rc).empty());
+    EXPECT_EQ(rc, -ENOBUFS);
+    View refusing{&data, 256, 1000};
+    EXPECT_EQ(xiw_stx_position(tx.mem.data()), 0u);
+    int refused = 0;
+    for (int i = 0; !xiw_stx_idle(tx.mem.data()); i++) {
+      Bytes fpdu = next_gathered(tx, refusing, 64, &rc);
+      if (rc == -EOPNOTSUPP) {  // the first FPDU reaches offset 1000
+        EXPECT_EQ(i, 0);
+        refused++;
+        Bytes buf(xiw_stx_fpdu_max(tx.mem.data()));
+        rc = xiw_stx_next(tx.mem.data(), buf.data(), buf.size(), Tx::fetch, const_cast<Bytes*>(&data));
+        ASSERT_GT(rc, 0);
+        fpdu.assign(buf.begin(), buf.begin() + rc);
+      }
+      ASSERT_GT(rc, 0);
+      stream.insert(stream.end(), fpdu.begin(), fpdu.end());
+      refusing.refuse_at = SIZE_MAX;
+    }
+    EXPECT_EQ(refused, 1);
+    ASSERT_EQ(rx.feed(stream), 0);
+    Bytes got;
+    for (const Seg& sg : rx.segs) got.insert(got.end(), sg.data.begin(), sg.data.end());
+    EXPECT_EQ(got, data);
+  }
+}
+
 // RFC 6581 section 9.2: an RTR is the first message of its queue, so the
 // data that follows starts at MSN 2; the READ RTR's zero-length Read
 // Response is consumed by the stream, never shown to placement.

@@ -39,6 +39,15 @@ int xiw_stx_next(void* tx, void* buf, xiw_size len, xiw_fetch_fn fetch, void* ct
   return xiw::abi::to_abi(tx_of(tx)->next(kstd::as_writable_bytes(buf, len), fetch, ctx));
 }
 
+int xiw_stx_next_iov(void* tx, void* buf, xiw_size len, xiw_view_fn view, void* ctx, struct xiw_iov* iov,
+                     xiw_u32* runs) {
+  kstd::usize used = 0;
+  const int r = xiw::abi::to_abi(tx_of(tx)->next_iov(kstd::as_writable_bytes(buf, len), view, ctx,
+                                                     kstd::Span<xiw_iov>(iov, *runs), &used));
+  *runs = static_cast<xiw_u32>(used);
+  return r;
+}
+
 int xiw_stx_terminate(void* tx, const void* rx, void* buf, xiw_size len) {
   return xiw::abi::to_abi(tx_of(tx)->terminate(rx_of(rx)->terminate(), kstd::as_writable_bytes(buf, len)));
 }

@@ -95,7 +95,108 @@ int Sender::begin(const xiw_msg& m) {
   return 0;
 }
 
+namespace {
+
+// Where Sender::frame() puts an FPDU: every octet into one buffer, the
+// payload fetched (copied) between the headers and Markers ...
+class CopyOut {
+ public:
+  CopyOut(kstd::MutableBytes out, xiw_fetch_fn fetch, void* ctx) : out_(out), fetch_(fetch), ctx_(ctx) {}
+
+  bool fits(usize wire, usize /*payload*/) const { return out_.size() >= wire; }
+  // Framing octets: ULPDU_Length, DDP/RDMAP headers, Markers, PAD, CRC.
+  bool put(kstd::Bytes b) {
+    kstd::copy(out_.subspan(at_), b);
+    at_ += b.size();
+    return true;
+  }
+  // Payload octets [off, off + max) of the message; returns where they
+  // now are, which may be fewer than max.
+  kstd::Result<kstd::Bytes> payload(u32 off, usize max) {
+    u8* dst = out_.data() + at_;
+    if (int rc = fetch_(ctx_, off, dst, max)) return kstd::Result<kstd::Bytes>::error(rc);
+    at_ += max;
+    return kstd::Bytes(dst, max);
+  }
+  usize length() const { return at_; }
+
+ private:
+  kstd::MutableBytes out_;
+  xiw_fetch_fn fetch_;
+  void* ctx_;
+  usize at_ = 0;
+};
+
+// ... or as runs: the framing octets in a buffer, the payload in place
+// (the glue's view of its memory), for a gathering send.
+class IovOut {
+ public:
+  IovOut(kstd::MutableBytes out, xiw_view_fn view, void* ctx, kstd::Span<xiw_iov> iov)
+      : out_(out), view_(view), ctx_(ctx), iov_(iov) {}
+
+  bool fits(usize wire, usize payload) const { return out_.size() >= wire - payload; }
+  bool put(kstd::Bytes b) {
+    u8* dst = out_.data() + at_;
+    kstd::copy(out_.subspan(at_), b);
+    at_ += b.size();
+    // Framing octets right after framing octets extend their run.
+    if (framing_last_) {
+      iov_[used_ - 1].len += b.size();
+      return true;
+    }
+    framing_last_ = add(dst, b.size());
+    return framing_last_;
+  }
+  kstd::Result<kstd::Bytes> payload(u32 off, usize max) {
+    const void* src = nullptr;
+    const int n = view_(ctx_, off, max, &src);
+    if (n < 0) return kstd::Result<kstd::Bytes>::error(n);
+    if (n == 0 || static_cast<usize>(n) > max || !src)
+      return kstd::Result<kstd::Bytes>::error(kstd::err::inval);
+    framing_last_ = false;
+    if (!add(src, static_cast<usize>(n))) return kstd::Result<kstd::Bytes>::error(kstd::err::nobufs);
+    return kstd::Bytes(static_cast<const u8*>(src), static_cast<usize>(n));
+  }
+  usize runs() const { return used_; }
+  usize length() const {
+    usize n = 0;
+    for (usize i = 0; i < used_; i++) n += iov_[i].len;
+    return n;
+  }
+
+ private:
+  bool add(const void* base, usize len) {
+    if (used_ == iov_.size()) return false;
+    iov_[used_++] = {base, len};
+    return true;
+  }
+
+  kstd::MutableBytes out_;
+  xiw_view_fn view_;
+  void* ctx_;
+  kstd::Span<xiw_iov> iov_;
+  usize used_ = 0;
+  usize at_ = 0;
+  bool framing_last_ = false;  // the last run is framing octets, in out_
+};
+
+}  // namespace
+
 kstd::Result<usize> Sender::next(kstd::MutableBytes out, xiw_fetch_fn fetch, void* ctx) {
+  CopyOut w(out, fetch, ctx);
+  return segment(w);
+}
+
+kstd::Result<usize> Sender::next_iov(kstd::MutableBytes out, xiw_view_fn view, void* ctx,
+                                     kstd::Span<xiw_iov> iov, usize* runs) {
+  IovOut w(out, view, ctx, iov);
+  const kstd::Result<usize> r = segment(w);
+  *runs = r.ok() ? w.runs() : 0;
+  return r;
+}
+
+template <class Out>
+kstd::Result<usize> Sender::segment(Out& w) {
   if (!open_) return kstd::Result<usize>::error(kstd::err::inval);
   Header h = head_;
   const usize room = mulpdu_ - header_length(h.opcode);
@@ -106,53 +207,59 @@ kstd::Result<usize> Sender::next(kstd::MutableBytes out, xiw_fetch_fn fetch, voi
     h.to = head_.to + off_;
   else
     h.mo = off_;
-  const kstd::Result<usize> r = frame(h, n, out, fetch, ctx);
+  const kstd::Result<usize> r = frame(h, n, w);
   if (!r.ok()) return r;
   off_ += static_cast<u32>(n);
   if (h.last) open_ = false;
   return r;
 }
 
-kstd::Result<usize> Sender::frame(const Header& h, usize payload, kstd::MutableBytes out, xiw_fetch_fn fetch,
-                                  void* ctx) {
+template <class Out>
+kstd::Result<usize> Sender::frame(const Header& h, usize payload, Out& w) {
   u8 head[kHeaderMax];
   const usize hlen = encode(h, head).value();
   const usize len = hlen + payload;
-  if (out.size() < mpa::fpdu_wire_length(len, fpdu_.position(), fpdu_.markers()))
+  if (!w.fits(mpa::fpdu_wire_length(len, fpdu_.position(), fpdu_.markers()), payload))
     return kstd::Result<usize>::error(kstd::err::nospc);
   const u32 start = fpdu_.position();
   u8 prefix[mpa::FpduTx::kMaxPrefix];
   kstd::Result<usize> r = fpdu_.begin(len, prefix);
   if (!r.ok()) return r;
-  usize at = r.value();
-  kstd::copy(out, kstd::Bytes(prefix, at));
-  usize done = 0;  // ULPDU octets written
-  while (done < len) {
+  int rc = w.put(kstd::Bytes(prefix, r.value())) ? 0 : kstd::err::nobufs;
+  usize done = 0;  // ULPDU octets framed
+  while (rc == 0 && done < len) {
     usize run = fpdu_.room();
     if (run == 0) {
       u8 m[mpa::kMarkerLen];
       fpdu_.marker(m);
-      kstd::copy(out.subspan(at), kstd::Bytes(m));
-      at += mpa::kMarkerLen;
+      if (!w.put(kstd::Bytes(m))) rc = kstd::err::nobufs;
       continue;
     }
-    u8* dst = out.data() + at;
+    kstd::Bytes placed;
     if (done < hlen) {
-      if (run > hlen - done) run = hlen - done;
-      __builtin_memcpy(dst, head + done, run);
-    } else if (int rc = fetch(ctx, static_cast<u32>(off_ + done - hlen), dst, run)) {
-      fpdu_.set_position(start);  // nothing of this FPDU went out
-      return kstd::Result<usize>::error(rc);
+      placed = kstd::Bytes(head + done, run < hlen - done ? run : hlen - done);
+      if (!w.put(placed)) rc = kstd::err::nobufs;
+    } else {
+      const kstd::Result<kstd::Bytes> p = w.payload(static_cast<u32>(off_ + done - hlen), run);
+      rc = p.error();
+      if (p.ok()) placed = p.value();
     }
-    fpdu_.payload(kstd::Bytes(dst, run));
-    at += run;
-    done += run;
+    if (rc == 0) {
+      fpdu_.payload(placed);
+      done += placed.size();
+    }
   }
   u8 trailer[mpa::FpduTx::kMaxTrailer];
-  r = fpdu_.end(trailer);
-  if (!r.ok()) return r;
-  kstd::copy(out.subspan(at), kstd::Bytes(trailer, r.value()));
-  return at + r.value();
+  if (rc == 0) {
+    r = fpdu_.end(trailer);
+    rc = r.error();
+  }
+  if (rc == 0 && !w.put(kstd::Bytes(trailer, r.value()))) rc = kstd::err::nobufs;
+  if (rc != 0) {
+    fpdu_.set_position(start);  // nothing of this FPDU went out
+    return kstd::Result<usize>::error(rc);
+  }
+  return w.length();
 }
 
 kstd::Result<usize> Sender::terminate(const Terminate& t, kstd::MutableBytes out) {

@@ -5,7 +5,8 @@
 // (RFC 5041 section 5) of at most MULPDU octets, each framed as one FPDU.
 // Untagged messages carry the next MSN of their queue and the segment's
 // MO; tagged segments carry their own TO. The payload is fetched from the
-// glue straight into the FPDU buffer, between the Markers.
+// glue straight into the FPDU buffer, between the Markers, or left in
+// place for a gathering send (next_iov) and only read for the CRC.
 //
 // Receiver: FPDUs are checked by the MPA framer; every ULPDU is one DDP
 // segment whose headers are collected (they may be split by Markers or
@@ -43,12 +44,19 @@ class Sender {
   u32 position() const { return fpdu_.position(); }
   // The open message's next FPDU; the message closes after its last.
   kstd::Result<usize> next(kstd::MutableBytes out, xiw_fetch_fn fetch, void* ctx);
+  // The same FPDU as runs (`iov`, `*runs` used): framing octets written to
+  // `out`, payload in place where `view` finds it. -ENOBUFS, or the
+  // view's error, leaves the FPDU unsent, to be built again.
+  kstd::Result<usize> next_iov(kstd::MutableBytes out, xiw_view_fn view, void* ctx, kstd::Span<xiw_iov> iov,
+                               usize* runs);
   // A whole TERMINATE FPDU on queue 2.
   kstd::Result<usize> terminate(const Terminate& t, kstd::MutableBytes out);
 
  private:
-  kstd::Result<usize> frame(const Header& h, usize payload, kstd::MutableBytes out, xiw_fetch_fn fetch,
-                            void* ctx);
+  template <class Out>
+  kstd::Result<usize> segment(Out& out);
+  template <class Out>
+  kstd::Result<usize> frame(const Header& h, usize payload, Out& out);
 
   mpa::FpduTx fpdu_;
   u16 mulpdu_ = mpa::kMulpduMin;
