@@ -60,6 +60,10 @@ gone() {
 		barrier "$1-go" 60
 		timeout 150 ib_send_bw -R -d xiw0 -s 65536 -D 60 -F > "$OUT/$1.txt" 2>&1 &
 		bw=$!
+		# perftest's client crashes in librdmacm when its connect is
+		# refused: let it start only once the server listens.
+		retry 60 sh -c "ss -ltn 'sport = :18515' | grep -q LISTEN"
+		barrier "$1-listening" 90
 		barrier "$1-running" 120
 		sleep 3
 		running=0
@@ -75,7 +79,7 @@ gone() {
 		barrier "$1-done" 150
 	else
 		barrier "$1-go" 60
-		sleep 3
+		barrier "$1-listening" 90
 		cmd="ib_send_bw -R -d xiw0 -s 65536 -D 60 -F $PEER_IP"
 		retry 30 timeout 150 stdbuf -oL $cmd > "$OUT/$1.txt" 2>&1 &
 		bw=$!
