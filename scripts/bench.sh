@@ -11,7 +11,7 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/vm/bench
-SIW_VARIANTS="crc gso" "$top/scripts/vm/run.sh" --kernel stock --tests bench --timeout 600 --out "$out" \
+SIW_VARIANTS="crc gso" "$top/scripts/vm/run.sh" --kernel stock --tests bench --timeout 900 --out "$out" \
 	--results "$top/build/vm/bench.results" >/dev/null 2>&1
 rc=$?
 f=$out/share/vm0/bench

@@ -219,6 +219,9 @@ static void xiw_cep_close_sock(struct xiw_cep *cep)
 	/* No receive runs now; stop transmit before the socket goes. */
 	if (cep->qp)
 		xiw_qp_stream_stop(cep->qp);
+	/* skbs hold zero-copy pages: reset, freeing them now (zcopy.c). */
+	if (cep->qp && xiw_zc_pending(cep->qp))
+		sock_no_linger(sk);
 	kernel_sock_shutdown(s, SHUT_RDWR);
 	sock_release(s);
 	cep->sock = NULL;

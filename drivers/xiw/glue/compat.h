@@ -32,4 +32,9 @@ static inline void ib_mark_name_assigned_by_user(struct ib_device *ibdev)
 #define xiw_create_cq_udata(udata)	(udata)
 #endif
 
+/*
+ * Zero-copy transmit needs a notification of our own on the skbs
+ * (struct ubuf_info_ops, 6.10); before it, zcopy.c lets callers gather.
+ */
+
 #endif /* XIW_COMPAT_H */

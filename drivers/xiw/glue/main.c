@@ -67,6 +67,7 @@ static void __exit xiw_exit(void)
 {
 	xiw_device_exit();
 	xiw_cm_exit();
+	xiw_zc_exit();
 	xiw_tx_exit();
 	xiw_crc_exit();
 	/*

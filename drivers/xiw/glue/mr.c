@@ -309,3 +309,54 @@ int xiw_mem_copy(struct xiw_device *xdev, u32 stag, struct ib_pd *pd,
 	return rc;
 }
 EXPORT_SYMBOL_IF_KUNIT(xiw_mem_copy);
+
+/*
+ * A gathering send's view of [addr, addr + len) of @stag's memory: points
+ * *@p at its first octet and returns how many follow in the same page (at
+ * most @len), holding a reference on that page in *@page, so that the
+ * octets stay readable while TCP sends them even if the MR goes away.
+ * -EFAULT where xiw_mem_copy() would fail; -EOPNOTSUPP for memory that
+ * has no counted page in the kernel's direct map (the caller copies).
+ */
+int xiw_mem_view(struct xiw_device *xdev, u32 stag, struct ib_pd *pd,
+		 int access, u64 addr, u32 len, const void **p,
+		 struct page **page)
+{
+	struct xiw_mr *mr;
+	u64 pos, room = U64_MAX;
+	void *va;
+	int rc;
+
+	rcu_read_lock();
+	mr = xiw_mr_find(xdev, stag);
+	if (!mr || mr->ibmr.pd != pd || (mr->access & access) != access ||
+	    !xiw_mr_covers(mr, addr, len)) {
+		rc = -EFAULT;
+		goto out;
+	}
+	if (!mr->pages) {
+		va = (void *)(uintptr_t)addr;
+	} else {
+		pos = mr->fbo + (addr - mr->iova);
+		room = (1ULL << mr->page_shift) -
+		       (pos & ((1ULL << mr->page_shift) - 1));
+		va = (void *)(uintptr_t)(mr->pages[pos >> mr->page_shift] +
+					 (pos & ((1ULL << mr->page_shift) - 1)));
+	}
+	/*
+	 * Not in the direct map, or a page without a count of its own (the
+	 * tail of a high-order allocation without __GFP_COMP): no reference
+	 * can be taken on it.
+	 */
+	if (!virt_addr_valid(va) || page_count(virt_to_page(va)) < 1) {
+		rc = -EOPNOTSUPP;
+		goto out;
+	}
+	*page = virt_to_page(va);
+	get_page(*page);
+	*p = va;
+	rc = min_t(u64, min_t(u64, len, room), PAGE_SIZE - offset_in_page(va));
+out:
+	rcu_read_unlock();
+	return rc;
+}

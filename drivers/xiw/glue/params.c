@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Module parameters: the MPA and connection knobs. Every one is writable
- * at run time (0644) and applies to connections set up afterwards; the
- * fault_tx_* test aids apply to the next FPDUs sent.
+ * Module parameters: the MPA, connection and transmit knobs. Every one is
+ * writable at run time (0644) and applies to connections set up
+ * afterwards; tx_payload to the next message sent, the fault_tx_* test
+ * aids to the next FPDUs.
  * Documentation/admin-guide.rst describes each; the defaults interoperate
  * with upstream siw.
  */
@@ -58,6 +59,11 @@ XIW_ENUM_PARAM(mpa_crc, XIW_MPA_CRC_REQUIRED,
 XIW_ENUM_PARAM(mpa_markers, XIW_MPA_MARKERS_ACCEPT,
 	       "Markers towards us: accept (default: M = 0, send if asked), require, refuse",
 	       "accept", "require", "refuse");
+
+/* Values in the order of enum xiw_tx_payload */
+XIW_ENUM_PARAM(tx_payload, XIW_TX_ZEROCOPY,
+	       "How payload reaches TCP: zero-copy (default: TCP sends the pages of FPDUs of a page or more, completion once it releases them; else copy), copy (into an FPDU buffer first), gather (TCP copies it from registered memory)",
+	       "copy", "gather", "zero-copy");
 
 static uint mpa_rev = 2;
 module_param(mpa_rev, uint, 0644);
@@ -143,6 +149,14 @@ static bool xiw_fault_take(uint *count)
 	while (n && !try_cmpxchg(count, &n, n - 1))
 		;
 	return n != 0;
+}
+
+enum xiw_tx_payload xiw_params_tx_payload(void)
+{
+	/* A spoiled FPDU is spoiled in the FPDU buffer. */
+	if (READ_ONCE(fault_tx_crc) || READ_ONCE(fault_tx_marker))
+		return XIW_TX_COPY;
+	return READ_ONCE(tx_payload_val);
 }
 
 bool xiw_params_fault_tx_crc(void)

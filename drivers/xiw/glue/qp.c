@@ -24,7 +24,8 @@ static void xiw_qp_free_queues(struct xiw_qp *qp)
 	kfree(qp->irq);
 	kfree(qp->stx);
 	kfree(qp->srx);
-	kvfree(qp->tx_buf);
+	xiw_qp_tx_release(qp);
+	xiw_zc_detach(qp);
 }
 
 /* A QP on an SRQ has no receive queue of its own. */
@@ -40,7 +41,7 @@ static int xiw_qp_alloc_queues(struct xiw_qp *qp, struct ib_qp_cap *cap)
 	qp->stx = kzalloc(xiw_stx_size(), GFP_KERNEL);
 	qp->srx = kzalloc(xiw_srx_size(), GFP_KERNEL);
 	if (!qp->sq || (!qp->srq && !qp->rq) || !qp->irq || !qp->stx ||
-	    !qp->srx) {
+	    !qp->srx || xiw_zc_attach(qp)) {
 		xiw_qp_free_queues(qp);
 		return -ENOMEM;
 	}
@@ -230,6 +231,8 @@ int xiw_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 
 	xiw_cm_qp_drop(qp, true);
 	xa_erase(&xdev->qps, ibqp->qp_num);
+	/* Zero-copy notifications still out must not take a reference now. */
+	xiw_zc_detach(qp);
 	/* The core frees the QP when we return: wait for the CM's references. */
 	xiw_qp_put(qp);
 	wait_for_completion(&qp->freed);
@@ -390,6 +393,29 @@ void xiw_qp_complete_sq(struct xiw_qp *qp)
 	xiw_cq_kick(qp->ibqp.send_cq, todo);
 }
 
+/*
+ * TCP let go of the last skb holding the pages of the zero-copy message at
+ * @sq_idx: it is complete now, unless a flush completed it already (the
+ * send queue has moved past it). In ERROR, TCP may have dropped the pages
+ * unsent (a reset): the flush completes the message instead.
+ */
+void xiw_qp_zc_sent(struct xiw_qp *qp, u32 sq_idx)
+{
+	struct xiw_swqe *w;
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	if (sq_idx - qp->sq_head < qp->sq_tx - qp->sq_head) {
+		w = &qp->sq[sq_idx & (qp->sq_size - 1)];
+		if (w->zc_wait && READ_ONCE(qp->state) != IB_QPS_ERR) {
+			w->zc_wait = 0;
+			w->done = 1;
+		}
+	}
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	xiw_qp_complete_sq(qp);
+}
+
 /* Under rq_lock; XIW_CQ_* */
 static int xiw_rq_flush_one(struct xiw_qp *qp, u64 wr_id)
 {
@@ -514,6 +540,25 @@ int xiw_cursor_put(struct xiw_cursor *c, const void *src, u32 len)
 int xiw_cursor_get(struct xiw_cursor *c, void *dst, u32 len)
 {
 	return xiw_cursor_copy(c, dst, len, false);
+}
+
+/*
+ * A gathering send's view at the cursor: at most @len octets in one page
+ * (xiw_mem_view()), the cursor moved past them. Returns how many.
+ */
+int xiw_cursor_view(struct xiw_cursor *c, u32 len, const void **p,
+		    struct page **page)
+{
+	const struct ib_sge *s = xiw_cursor_sge(c);
+	int n;
+
+	if (!s)
+		return -EFAULT;
+	n = xiw_mem_view(c->xdev, s->lkey, c->pd, c->access, s->addr + c->off,
+			 min(len, s->length - c->off), p, page);
+	if (n > 0)
+		c->off += n;
+	return n;
 }
 
 /* ---- posting ---------------------------------------------------------------- */

@@ -54,21 +54,169 @@ static int xiw_tx_fetch(void *ctx, xiw_u32 off, void *dst, xiw_size len)
 	return xiw_cursor_get(&qp->tx_cursor, dst, len);
 }
 
-/* Sends what is left of the FPDU: 0 when all went, -EAGAIN, or an error. */
-static int xiw_tx_push(struct xiw_qp *qp)
+/*
+ * The core's view of message payload in place, for a gathering send: one
+ * page's worth at most, that page held until TCP has copied it.
+ */
+static int xiw_tx_view(void *ctx, u32 off, xiw_size len, const void **src)
+{
+	struct xiw_qp *qp = ctx;
+	struct xiw_tx_runs *r = &qp->tx_runs;
+	struct page *page;
+	int n;
+
+	if (r->nheld == XIW_TX_RUNS)
+		return -ENOBUFS;
+	if (qp->tx_read_resp) {
+		n = xiw_mem_view(to_xiw_dev(qp->ibqp.device),
+				 qp->tx_rreq.src_stag, qp->ibqp.pd,
+				 IB_ACCESS_REMOTE_READ,
+				 qp->tx_rreq.src_to + off, len, src, &page);
+	} else {
+		if (off != qp->tx_cursor_pos)
+			return -EINVAL;	/* the core views in order */
+		n = xiw_cursor_view(&qp->tx_cursor, len, src, &page);
+		if (n > 0)
+			qp->tx_cursor_pos += n;
+	}
+	if (n > 0)
+		r->held[r->nheld++] = page;
+	return n;
+}
+
+/* Lets go of the pages of the FPDU in hand; nothing of it is to be sent. */
+static void xiw_tx_runs_drop(struct xiw_qp *qp)
+{
+	struct xiw_tx_runs *r = &qp->tx_runs;
+
+	while (r->nheld)
+		put_page(r->held[--r->nheld]);
+	r->n = 0;
+	r->first = 0;
+	r->zc = 0;
+}
+
+/*
+ * Under zero-copy, the message's payload runs whose pages TCP may hold on
+ * to (not slab memory): TCP sends those without copying them.
+ */
+static void xiw_tx_runs_ready(struct xiw_qp *qp, u32 runs)
+{
+	struct xiw_tx_runs *r = &qp->tx_runs;
+	struct xiw_iov iov;
+	u32 i, j = 0;
+
+	BUILD_BUG_ON(XIW_TX_RUNS > 64);
+	for (i = 0; i < runs; i++) {
+		iov = r->iov[i];
+		r->kv[i].iov_base = (void *)iov.base;
+		r->kv[i].iov_len = iov.len;
+		/* Each payload run is one view; framing runs are in tx_buf. */
+		r->page[i] = NULL;
+		if ((u8 *)iov.base < qp->tx_buf ||
+		    (u8 *)iov.base >= qp->tx_buf + qp->tx_buf_size)
+			r->page[i] = r->held[j++];
+		if (qp->tx_zc && r->page[i] && sendpage_ok(r->page[i]))
+			r->zc |= BIT_ULL(i);
+	}
+	r->n = runs;
+}
+
+/*
+ * The open message's next FPDU into tx_runs: gathered (framing octets in
+ * tx_buf, payload in place) where the message allows it, else copied
+ * into tx_buf, also when gathering finds memory it cannot send in place
+ * or more runs than tx_runs holds. Wire octets or a negative errno.
+ */
+static int xiw_tx_next(struct xiw_qp *qp)
+{
+	struct xiw_device *xdev = to_xiw_dev(qp->ibqp.device);
+	struct xiw_tx_runs *r = &qp->tx_runs;
+	struct xiw_cursor cursor = qp->tx_cursor;
+	u32 pos = qp->tx_cursor_pos, runs = XIW_TX_RUNS;
+	int n;
+
+	if (qp->tx_mode != XIW_TX_COPY) {
+		n = xiw_stx_next_iov(qp->stx, qp->tx_buf, qp->tx_buf_size,
+				     xiw_tx_view, qp, r->iov, &runs);
+		if (n > 0) {
+			xiw_tx_runs_ready(qp, runs);
+			xiw_stat_inc(xdev, XIW_STAT_TX_GATHER_FPDU);
+			return n;
+		}
+		xiw_tx_runs_drop(qp);
+		if (n != -ENOBUFS && n != -EOPNOTSUPP)
+			return n;
+		qp->tx_cursor = cursor;	/* fetch again from the FPDU's start */
+		qp->tx_cursor_pos = pos;
+		xiw_stat_inc(xdev, XIW_STAT_TX_GATHER_COPY);
+	}
+	return xiw_stx_next(qp->stx, qp->tx_buf, qp->tx_buf_size, xiw_tx_fetch,
+			    qp);
+}
+
+/*
+ * One send call for the runs from the first unsent on that TCP takes the
+ * same way: copied (framing octets, gathered payload), or as pages under
+ * the message's zero-copy notification. Octets taken, or an error.
+ */
+static int xiw_tx_send(struct xiw_qp *qp)
 {
 	struct msghdr msg = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
-	struct kvec iov;
+	struct xiw_tx_runs *r = &qp->tx_runs;
+	bool zc = r->zc & BIT_ULL(r->first);
+	struct bio_vec bv[XIW_TX_RUNS];
+	struct kvec *kv;
+	size_t len = 0;
+	u32 i;
+
+	for (i = r->first; i < r->n && !!(r->zc & BIT_ULL(i)) == zc; i++) {
+		kv = &r->kv[i];
+		len += kv->iov_len;
+		if (zc)
+			bvec_set_page(&bv[i - r->first], r->page[i],
+				      kv->iov_len, offset_in_page(kv->iov_base));
+	}
+	if (i < r->n)
+		msg.msg_flags |= MSG_MORE;
+	if (!zc)
+		return kernel_sendmsg(qp->tx_sock, &msg, &r->kv[r->first],
+				      i - r->first, len);
+	msg.msg_flags |= MSG_ZEROCOPY;
+	msg.msg_ubuf = xiw_zc_ubuf(qp->tx_zc);
+	iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, bv, i - r->first, len);
+	qp->tx_zc_pages = true;
+	return sock_sendmsg(qp->tx_sock, &msg);
+}
+
+/*
+ * Sends what is left of the FPDU: 0 when all went, -EAGAIN, or an error.
+ * Once it is all in TCP's hands our page references go (TCP copied the
+ * pages, or holds its own).
+ */
+static int xiw_tx_push(struct xiw_qp *qp)
+{
+	struct xiw_tx_runs *r = &qp->tx_runs;
+	struct kvec *kv;
 	int n;
 
 	while (qp->tx_off < qp->tx_len) {
-		iov.iov_base = qp->tx_buf + qp->tx_off;
-		iov.iov_len = qp->tx_len - qp->tx_off;
-		n = kernel_sendmsg(qp->tx_sock, &msg, &iov, 1, iov.iov_len);
+		n = xiw_tx_send(qp);
 		if (n <= 0)
 			return n ? n : -EPIPE;
 		qp->tx_off += n;
+		while (n) {
+			kv = &r->kv[r->first];
+			if (n < kv->iov_len) {
+				kv->iov_base += n;
+				kv->iov_len -= n;
+				break;
+			}
+			n -= kv->iov_len;
+			r->first++;
+		}
 	}
+	xiw_tx_runs_drop(qp);
 	return 0;
 }
 
@@ -119,6 +267,7 @@ static bool xiw_tx_pick(struct xiw_qp *qp, struct xiw_msg *m)
 		m->len = qp->tx_rreq.len;
 		m->stag = qp->tx_rreq.sink_stag;
 		m->to = qp->tx_rreq.sink_to;
+		qp->tx_mode = xiw_params_tx_payload();
 		found = true;
 		goto out;
 	}
@@ -165,6 +314,9 @@ static bool xiw_tx_pick(struct xiw_qp *qp, struct xiw_msg *m)
 	xiw_cursor_init(&qp->tx_cursor, qp->ibqp.pd, 0, w->sge,
 			w->flags & XIW_WQE_INLINE ? 0 : w->num_sge, 0);
 	qp->tx_cursor_pos = 0;
+	/* Inline data is in the WQE, not in registered memory: copied. */
+	qp->tx_mode = w->flags & XIW_WQE_INLINE ? XIW_TX_COPY :
+						  xiw_params_tx_payload();
 	found = true;
 out:
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
@@ -175,20 +327,60 @@ out:
 	return found;
 }
 
-/* The message's last FPDU went out: SENDs and WRITEs are complete. */
+/*
+ * The message's last FPDU went out: SENDs and WRITEs are complete, or
+ * under zero-copy will be once TCP lets go of their pages (zcopy.c).
+ */
 static void xiw_tx_message_sent(struct xiw_qp *qp)
 {
+	struct xiw_zc *zc = qp->tx_zc;
 	struct xiw_swqe *w;
 	unsigned long flags;
 
-	if (qp->tx_read_resp || qp->tx_cur == ~0U)
+	qp->tx_zc = NULL;
+	if (zc && qp->tx_zc_pages)
+		xiw_stat_inc(to_xiw_dev(qp->ibqp.device), XIW_STAT_TX_ZCOPY_MSG);
+	if (!qp->tx_read_resp && qp->tx_cur != ~0U) {
+		spin_lock_irqsave(&qp->sq_lock, flags);
+		w = &qp->sq[qp->tx_cur & (qp->sq_size - 1)];
+		if (zc)
+			w->zc_wait = 1;
+		else
+			w->done = 1;
+		spin_unlock_irqrestore(&qp->sq_lock, flags);
+		qp->tx_cur = ~0U;
+		if (!zc)
+			xiw_qp_complete_sq(qp);
+	}
+	if (zc)
+		xiw_zc_put(zc);	/* may complete it right here */
+}
+
+/*
+ * Zero-copy pays where FPDUs carry a page or more (GSO-sized FPDUs, jumbo
+ * frames) and the message fills one: each FPDU costs three send calls
+ * (framing, pages, trailer), which for MSS-sized FPDUs cost more than the
+ * copy saved (Documentation/performance.rst). Other messages, and any
+ * without memory for a notification, are copied; completing when the
+ * send call returns is worth more to small ones than a saved copy.
+ */
+static void xiw_tx_zc_begin(struct xiw_qp *qp, const struct xiw_msg *m)
+{
+	if (qp->tx_mode != XIW_TX_ZEROCOPY)
 		return;
-	spin_lock_irqsave(&qp->sq_lock, flags);
-	w = &qp->sq[qp->tx_cur & (qp->sq_size - 1)];
-	w->done = 1;
-	spin_unlock_irqrestore(&qp->sq_lock, flags);
-	qp->tx_cur = ~0U;
-	xiw_qp_complete_sq(qp);
+	if (m->len >= PAGE_SIZE && qp->tx_size >= PAGE_SIZE)
+		qp->tx_zc = xiw_zc_new(qp, qp->tx_read_resp ? ~0U : qp->tx_cur);
+	if (!qp->tx_zc)
+		qp->tx_mode = XIW_TX_COPY;
+	qp->tx_zc_pages = false;
+}
+
+/* The stream stops mid-message: the notification is ours no longer. */
+static void xiw_tx_zc_abandon(struct xiw_qp *qp)
+{
+	if (qp->tx_zc)
+		xiw_zc_put(qp->tx_zc);
+	qp->tx_zc = NULL;
 }
 
 /*
@@ -284,11 +476,11 @@ static int xiw_tx_build(struct xiw_qp *qp)
 			 qp->ibqp.qp_num, m.opcode, m.len, m.stag, (u64)m.to, n);
 		if (n)
 			return n;
+		xiw_tx_zc_begin(qp, &m);
 	}
 	start = xiw_stx_position(qp->stx);
-	n = xiw_stx_next(qp->stx, qp->tx_buf, qp->tx_buf_size, xiw_tx_fetch,
-			 qp);
-	if (n > 0)
+	n = xiw_tx_next(qp);
+	if (n > 0 && !qp->tx_runs.n)
 		xiw_tx_fault(qp, start, n);
 	if (n > qp->tx_mss)
 		xiw_stat_inc(to_xiw_dev(qp->ibqp.device), XIW_STAT_TX_GSO_FPDU);
@@ -330,6 +522,11 @@ static int xiw_tx_run(struct xiw_qp *qp)
 		rc = xiw_tx_build(qp);
 		if (rc <= 0)
 			break;
+		if (!qp->tx_runs.n) {	/* built in tx_buf: one run */
+			qp->tx_runs.kv[0].iov_base = qp->tx_buf;
+			qp->tx_runs.kv[0].iov_len = rc;
+			qp->tx_runs.n = 1;
+		}
 		qp->tx_len = rc;
 		qp->tx_off = 0;
 		rc = 0;
@@ -373,6 +570,15 @@ void xiw_qp_tx_setup(struct xiw_qp *qp)
 {
 	INIT_WORK(&qp->tx_work, xiw_tx_work);
 	qp->tx_cur = ~0U;
+}
+
+/* The QP goes away: the transmit work is done for good. */
+void xiw_qp_tx_release(struct xiw_qp *qp)
+{
+	xiw_tx_runs_drop(qp);
+	xiw_tx_zc_abandon(qp);
+	kvfree(qp->tx_buf);
+	qp->tx_buf = NULL;
 }
 
 /*
@@ -428,6 +634,8 @@ int xiw_qp_stream_start(struct xiw_qp *qp, struct socket *sock,
 	qp->tx_crc = tx->crc;
 	qp->tx_len = 0;
 	qp->tx_off = 0;
+	xiw_tx_runs_drop(qp);
+	xiw_tx_zc_abandon(qp);
 	qp->tx_cur = ~0U;
 	qp->term_pending = false;
 	qp->tx_fenced = fenced;
@@ -445,6 +653,8 @@ void xiw_qp_stream_stop(struct xiw_qp *qp)
 	qp->tx_sock = NULL;
 	qp->tx_len = 0;
 	qp->tx_off = 0;
+	xiw_tx_runs_drop(qp);
+	xiw_tx_zc_abandon(qp);
 	mutex_unlock(&qp->tx_mutex);
 }
 

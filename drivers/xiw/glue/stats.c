@@ -20,6 +20,9 @@ static const struct rdma_stat_desc xiw_stat_descs[XIW_NUM_STATS] = {
 	[XIW_STAT_RX_TERMINATE] = { .name = "rx_terminate" },
 	[XIW_STAT_TX_MULPDU] = { .name = "tx_mulpdu_change" },
 	[XIW_STAT_TX_GSO_FPDU] = { .name = "tx_gso_fpdu" },
+	[XIW_STAT_TX_GATHER_FPDU] = { .name = "tx_gather_fpdu" },
+	[XIW_STAT_TX_GATHER_COPY] = { .name = "tx_gather_copy" },
+	[XIW_STAT_TX_ZCOPY_MSG] = { .name = "tx_zcopy_msg" },
 };
 
 static struct rdma_hw_stats *xiw_alloc_hw_port_stats(struct ib_device *ibdev,

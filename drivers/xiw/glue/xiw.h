@@ -29,6 +29,8 @@
 #define XIW_MAX_QP_WR	4096
 
 struct xiw_cep;
+struct xiw_zc;
+struct xiw_zc_owner;
 
 /* Event counters (stats.c), one set per device. */
 enum xiw_stat {
@@ -42,6 +44,9 @@ enum xiw_stat {
 	XIW_STAT_RX_TERMINATE,	/* TERMINATE messages received */
 	XIW_STAT_TX_MULPDU,	/* MULPDU changes after a TCP MSS change */
 	XIW_STAT_TX_GSO_FPDU,	/* FPDUs longer than one TCP segment sent */
+	XIW_STAT_TX_GATHER_FPDU, /* FPDUs sent with their payload in place */
+	XIW_STAT_TX_GATHER_COPY, /* FPDUs copied instead (memory, run count) */
+	XIW_STAT_TX_ZCOPY_MSG,	/* messages TCP sent pages of itself */
 	XIW_NUM_STATS
 };
 
@@ -92,6 +97,7 @@ struct xiw_swqe {
 	u8 num_sge;
 	u8 flags;		/* XIW_WQE_* */
 	u8 done;		/* sent, or its Read Response arrived */
+	u8 zc_wait;		/* sent, TCP still holds its pages */
 	u8 status;		/* enum ib_wc_status once done */
 	union {
 		struct ib_sge sge[XIW_MAX_SGE];
@@ -155,6 +161,27 @@ struct xiw_rreq {
 	u64 sink_to;
 	u64 src_to;
 	u32 len;
+};
+
+/*
+ * An FPDU on its way into TCP (qp_tx.c): framing octets in the FPDU
+ * buffer, payload in the buffer too or, for a gathering send, where the
+ * message lies (one run per page, up to 17 for a 64 KiB FPDU, more at SGE
+ * ends). A page of payload is held until TCP has copied it.
+ */
+#define XIW_TX_RUNS	40
+
+struct xiw_tx_runs {
+	union {
+		struct xiw_iov iov[XIW_TX_RUNS];	/* the core's */
+		struct kvec kv[XIW_TX_RUNS];		/* then TCP's */
+	};
+	struct page *held[XIW_TX_RUNS];	/* payload pages, as viewed */
+	struct page *page[XIW_TX_RUNS];	/* per run; NULL: in tx_buf */
+	u64 zc;			/* runs TCP sends without copying */
+	u32 n;			/* runs */
+	u32 first;		/* the first not sent in full */
+	u32 nheld;
 };
 
 /* Where placement stands inside a list of SGEs. */
@@ -224,6 +251,11 @@ struct xiw_qp {
 	bool tx_markers;		/* we insert Markers */
 	bool tx_crc;			/* our FPDUs carry a CRC */
 	u32 tx_len, tx_off;		/* FPDU octets built, sent */
+	struct xiw_tx_runs tx_runs;	/* what of the FPDU is left to send */
+	u8 tx_mode;			/* enum xiw_tx_payload, per message */
+	struct xiw_zc *tx_zc;		/* zero-copy: the message's notification */
+	bool tx_zc_pages;		/* TCP took pages of it (not all slab) */
+	struct xiw_zc_owner *zc_owner;	/* zcopy.c */
 	u32 tx_cur;			/* SQ index of the message, or ~0 */
 	bool tx_read_resp;		/* the message is a Read Response */
 	struct xiw_rreq tx_rreq;
@@ -349,6 +381,9 @@ int xiw_mr_check(struct xiw_device *xdev, u32 stag, struct ib_pd *pd,
 		 int access, u64 addr, u64 len);
 int xiw_mem_copy(struct xiw_device *xdev, u32 stag, struct ib_pd *pd,
 		 int access, u64 addr, void *buf, u32 len, bool to_mem);
+int xiw_mem_view(struct xiw_device *xdev, u32 stag, struct ib_pd *pd,
+		 int access, u64 addr, u32 len, const void **p,
+		 struct page **page);
 
 /* qp.c */
 int xiw_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
@@ -372,11 +407,14 @@ void xiw_qp_fatal(struct xiw_qp *qp, enum ib_event_type ev);
 void xiw_qp_report_event(struct xiw_qp *qp);
 void xiw_qp_last_wqe(struct xiw_qp *qp);
 void xiw_qp_complete_sq(struct xiw_qp *qp);
+void xiw_qp_zc_sent(struct xiw_qp *qp, u32 sq_idx);
 void xiw_qp_flush(struct xiw_qp *qp);
 void xiw_cursor_init(struct xiw_cursor *c, struct ib_pd *pd, int access,
 		     const struct ib_sge *sge, u32 num_sge, u32 off);
 int xiw_cursor_put(struct xiw_cursor *c, const void *src, u32 len);
 int xiw_cursor_get(struct xiw_cursor *c, void *dst, u32 len);
+int xiw_cursor_view(struct xiw_cursor *c, u32 len, const void **p,
+		    struct page **page);
 
 void xiw_qp_pull_usq(struct xiw_qp *qp);
 bool xiw_swqe_start(struct xiw_qp *qp, struct xiw_swqe *w);
@@ -398,6 +436,16 @@ void xiw_srq_limit_event(struct xiw_srq *srq);
 int xiw_tx_init(void);
 void xiw_tx_exit(void);
 void xiw_qp_tx_setup(struct xiw_qp *qp);
+void xiw_qp_tx_release(struct xiw_qp *qp);
+
+/* zcopy.c: zero-copy transmit's notifications */
+int xiw_zc_attach(struct xiw_qp *qp);
+void xiw_zc_detach(struct xiw_qp *qp);
+bool xiw_zc_pending(struct xiw_qp *qp);
+struct xiw_zc *xiw_zc_new(struct xiw_qp *qp, u32 sq_idx);
+struct ubuf_info *xiw_zc_ubuf(struct xiw_zc *zc);
+void xiw_zc_put(struct xiw_zc *zc);
+void xiw_zc_exit(void);
 void xiw_qp_kick(struct xiw_qp *qp);
 void xiw_qp_tx_now(struct xiw_qp *qp);
 int xiw_qp_stream_start(struct xiw_qp *qp, struct socket *sock,

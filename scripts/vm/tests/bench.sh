@@ -3,8 +3,9 @@
 # `make bench`: RDMA WRITE bandwidth (ib_write_bw -R, 64 KiB messages)
 # between the two VMs, side by side in one boot: upstream siw (as shipped,
 # no CRC, built to require CRC32c, and built with try_gso), xiw with
-# CRC32c, xiw without it, both again with GSO-sized FPDUs (mpa_gso), and
-# plain TCP (python sockets, 64 KiB writes). Then small-message latency:
+# CRC32c, xiw without it, both again with GSO-sized FPDUs (mpa_gso, sent
+# zero-copy), xiw copying or gathering their payload instead (tx_payload),
+# and plain TCP (python sockets, 64 KiB writes). Then small-message latency:
 # ib_send_lat and ib_read_lat -R at 16 octets over siw and xiw.
 # VM 1 serves, VM 0 measures; each result goes to $OUT/bench as
 # "name MB/s", each latency to $OUT/lat as "name op typical-usec". A
@@ -68,12 +69,21 @@ lat xiw-crc xiw0
 echo suppress > $P/mpa_crc
 bw xiw-nocrc xiw0
 lat xiw-nocrc xiw0
-# GSO-sized FPDUs (mpa_gso on both sides), with CRC32c and without.
+# GSO-sized FPDUs (mpa_gso on both sides), with CRC32c and without: their
+# pages go zero-copy (tx_payload's default).
 echo Y > $P/mpa_gso
 echo required > $P/mpa_crc
 bw xiw-gso-crc xiw0
 echo suppress > $P/mpa_crc
 bw xiw-gso-nocrc xiw0
+# The same FPDUs copied into the FPDU buffer first, and gathered (TCP
+# copies from the registered pages): what zero-copy saves.
+echo copy > $P/tx_payload
+bw xiw-copy-gso-nocrc xiw0
+echo gather > $P/tx_payload
+bw xiw-gather-gso-nocrc xiw0
+echo N > $P/mpa_gso
+bw xiw-gather-nocrc xiw0
 rdma link delete xiw0 && rmmod xiw
 
 # Plain TCP with the same message size, for the ceiling.

@@ -30,7 +30,8 @@ defaults() {
 	echo N > $P/mpa_peer_to_peer && echo Y > $P/mpa_rtr_send &&
 	echo Y > $P/mpa_rtr_write && echo Y > $P/mpa_rtr_read && echo 0 > $P/fault_tx_crc &&
 	echo 0 > $P/fault_tx_marker &&
-	echo Y > $P/mpa_retry_unenhanced && echo N > $P/mpa_gso
+	echo Y > $P/mpa_retry_unenhanced && echo N > $P/mpa_gso &&
+	echo zero-copy > $P/tx_payload
 }
 
 # The kernel log since this case began. The log is never cleared: the
@@ -98,10 +99,25 @@ gso_checks() {	# ROLE YES|NO
 	fi
 }
 
+# How payload reaches TCP (tx_payload): by default TCP sends the pages of
+# GSO-sized FPDUs itself (zero-copy) and copies the rest; gathered from
+# where it lies; or always copied into the FPDU buffer first. Both sides
+# send data: the client its SENDs and WRITEs, the server its echoes and
+# Read Responses.
+payload_checks() {	# ROLE gather|copy|zero-copy
+	case $2 in
+	gather) check "$tc-$1-gathered" grew tx_gather_fpdu 1 ;;
+	copy) check "$tc-$1-copied" eval '! grew tx_gather_fpdu 1 && ! grew tx_zcopy_msg 1' ;;
+	zero-copy) check "$tc-$1-zero-copy" grew tx_zcopy_msg 1 ;;
+	esac
+}
+
 # case_checks ROLE: what some cases check beyond the ULP's results.
 case_checks() {
 	case "$tc" in
-	gso) gso_checks "$1" YES ;;
+	gather) payload_checks "$1" gather ;;
+	copy) payload_checks "$1" copy ;;
+	gso) gso_checks "$1" YES; payload_checks "$1" zero-copy ;;
 	gso-one-side) gso_checks "$1" NO ;;
 	crc-error) mpa_error_checks "$1" 2 fault_tx_crc ;;
 	marker-error) mpa_error_checks "$1" 3 fault_tx_marker ;;
@@ -114,7 +130,8 @@ run() {
 	want "$1" || { SERVER_ARGS=; return 0; }
 	tc=$1 cset=$2 sset=$3 cargs=$4 cre=$5 sre=$6 cmpa=${7:-} smpa=${8:-}
 	defaults
-	at rx_send_inv tx_send_inv read_inv reg_mr rx_terminate tx_terminate tx_gso_fpdu
+	at rx_send_inv tx_send_inv read_inv reg_mr rx_terminate tx_terminate tx_gso_fpdu \
+		tx_gather_fpdu tx_zcopy_msg
 	if [ "$VM_IDX" = "$SERVER" ]; then
 		eval "$sset"
 		case_mark
@@ -195,11 +212,18 @@ run markers-to-client "echo require > $P/mpa_markers" "" "" \
 	'^established' 'established=1' 'markers 0/1' 'markers 1/0'
 run markers-refused "echo refuse > $P/mpa_markers" "echo require > $P/mpa_markers" "" \
 	'^error=' 'requests=1 '
-# GSO-sized FPDUs (mpa_gso, a reserved MPA bit): used only when both offer.
+# GSO-sized FPDUs (mpa_gso, a reserved MPA bit): used only when both offer;
+# then their pages go zero-copy (tx_payload's default).
 run gso "echo Y > $P/mpa_gso" "echo Y > $P/mpa_gso" "" \
 	'^established' 'established=1' 'crc 1 .* gso 1' 'crc 1 .* gso 1'
 run gso-one-side "echo Y > $P/mpa_gso" "" "" \
 	'^established' 'established=1' 'gso 0' 'gso 0'
+# Payload gathered from where it lies, or copied into the FPDU buffer
+# even where the FPDUs are GSO-sized (tx_payload).
+run gather "echo gather > $P/tx_payload" "echo gather > $P/tx_payload" "" \
+	'^established' 'established=1'
+run copy "echo copy > $P/tx_payload; echo Y > $P/mpa_gso" \
+	"echo copy > $P/tx_payload; echo Y > $P/mpa_gso" "" '^established' 'established=1'
 # Each RTR type alone on both sides (RFC 6581 control flags B, C, D).
 for t in send:0x2 write:0x4 read:0x8; do
 	only="for x in send write read; do [ \$x = ${t%:*} ] || echo N > $P/mpa_rtr_\$x; done"

@@ -14,6 +14,8 @@
 #                rather than waiting for the process), both perftests end
 #                within seconds, and after `rdma link add` rping works.
 #   rmmod:       the same with `rmmod xiw` on VM 0, then a reload.
+#                Both with GSO-sized FPDUs sent zero-copy, so TCP holds
+#                pages of xiw's messages when they go.
 # The harness's kernel-log case catches any warning, leak or hung task.
 . "$XIW_TOP/scripts/vm/lib.sh"
 
@@ -109,8 +111,11 @@ gone() {
 	barrier "$1-rping-done" 90
 }
 
+# With GSO-sized FPDUs on both sides, whose pages go zero-copy: the
+# device and the module go while TCP holds pages of xiw's messages.
+echo Y > $P/mpa_gso
 gone link-delete "rdma link delete xiw0" link_up
-gone rmmod "rmmod xiw" "load_xiw $XIW_ARGS && link_up"
+gone rmmod "rmmod xiw" "load_xiw $XIW_ARGS mpa_gso=Y && link_up"
 
 teardown() { rdma link delete xiw0 && rmmod xiw; }
 check teardown teardown

@@ -71,6 +71,20 @@ done
 pair ib_send_bw-srq "ib_send_bw -R -d xiw0 --use-srq -n 200 -s 65536 -F" \
 	"ib_send_bw -R -d xiw0 --use-srq -n 200 -s 65536 -F $PEER_IP"
 
+# Zero-copy transmit: with GSO-sized FPDUs (mpa_gso on both sides) TCP
+# sends the registered pages themselves (tx_payload's default), and a
+# SEND, WRITE or Read Response is done with them only once TCP let go.
+# Every byte checked by ours, then the bandwidth tools both ways.
+echo Y > /sys/module/xiw/parameters/mpa_gso
+at tx_zcopy_msg
+pair pattern-zcopy "$XIW_PATTERN -s $MY_IP" "$XIW_PATTERN -c $PEER_IP"
+for t in write_bw read_bw; do
+	pair "ib_$t-zcopy" "ib_$t -R -d xiw0 -n 200 -s 65536 -F" \
+		"ib_$t -R -d xiw0 -n 200 -s 65536 -F $PEER_IP"
+done
+check zcopy-used grew tx_zcopy_msg 1
+echo N > /sys/module/xiw/parameters/mpa_gso
+
 # The link goes down under traffic (VM 0's eth0): xiw fails the QPs at
 # NETDEV_GOING_DOWN, so the server's 60 s run ends within seconds instead
 # of when TCP gives up or the run's time is up.
