@@ -34,7 +34,7 @@ static inline void ib_mark_name_assigned_by_user(struct ib_device *ibdev)
 
 /*
  * Zero-copy transmit needs a notification of our own on the skbs
- * (struct ubuf_info_ops, 6.10); before it, zcopy.c lets callers gather.
+ * (struct ubuf_info_ops, 6.10); before it, zcopy.c lets callers copy.
  */
 
 #endif /* XIW_COMPAT_H */

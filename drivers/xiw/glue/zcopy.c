@@ -81,7 +81,7 @@ static const struct ubuf_info_ops xiw_zc_ops = {
 /*
  * A notification for the message about to be sent: @sq_idx names its work
  * request, ~0 a Read Response. NULL if memory is short (the caller
- * gathers instead); never sleeps.
+ * copies instead); never sleeps.
  */
 struct xiw_zc *xiw_zc_new(struct xiw_qp *qp, u32 sq_idx)
 {
@@ -121,7 +121,7 @@ void xiw_zc_exit(void)
 	wait_var_event(&xiw_zc_live, !atomic_read(&xiw_zc_live));
 }
 
-#else /* !XIW_HAVE_UBUF_OPS: no notification ops to hook; gather instead. */
+#else /* !XIW_HAVE_UBUF_OPS: no notification ops to hook; copy instead. */
 
 struct xiw_zc *xiw_zc_new(struct xiw_qp *qp, u32 sq_idx)
 {
