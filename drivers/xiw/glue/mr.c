@@ -244,6 +244,34 @@ static bool xiw_mr_covers(const struct xiw_mr *mr, u64 addr, u64 len)
 	return addr >= mr->iova && addr + len <= mr->iova + mr->length;
 }
 
+/* 0, or the XIW_RX_* reason why @mr (NULL: none) may not serve the access. */
+static int xiw_mr_refusal(const struct xiw_mr *mr, struct ib_pd *pd,
+			  int access, u64 addr, u64 len)
+{
+	if (!mr)
+		return XIW_RX_STAG_INVALID;
+	if (mr->ibmr.pd != pd)
+		return XIW_RX_NOT_IN_STREAM;
+	if ((mr->access & access) != access)
+		return XIW_RX_ACCESS;
+	if (!xiw_mr_covers(mr, addr, len))
+		return XIW_RX_BOUNDS;
+	return 0;
+}
+
+/*
+ * The kernel address of octet @pos (counted from the first page's start)
+ * of an MR with a page list, and in *@room how many octets of its MR page
+ * are left from there.
+ */
+static void *xiw_mr_page_va(const struct xiw_mr *mr, u64 pos, u64 *room)
+{
+	u64 off = pos & ((1ULL << mr->page_shift) - 1);
+
+	*room = (1ULL << mr->page_shift) - off;
+	return (void *)(uintptr_t)(mr->pages[pos >> mr->page_shift] + off);
+}
+
 /*
  * May @stag be used by @pd for @access over [addr, addr + len)? Returns 0
  * or the XIW_RX_* reason to refuse it.
@@ -251,19 +279,10 @@ static bool xiw_mr_covers(const struct xiw_mr *mr, u64 addr, u64 len)
 int xiw_mr_check(struct xiw_device *xdev, u32 stag, struct ib_pd *pd,
 		 int access, u64 addr, u64 len)
 {
-	struct xiw_mr *mr;
-	int rc = 0;
+	int rc;
 
 	rcu_read_lock();
-	mr = xiw_mr_find(xdev, stag);
-	if (!mr)
-		rc = XIW_RX_STAG_INVALID;
-	else if (mr->ibmr.pd != pd)
-		rc = XIW_RX_NOT_IN_STREAM;
-	else if ((mr->access & access) != access)
-		rc = XIW_RX_ACCESS;
-	else if (!xiw_mr_covers(mr, addr, len))
-		rc = XIW_RX_BOUNDS;
+	rc = xiw_mr_refusal(xiw_mr_find(xdev, stag), pd, access, addr, len);
 	rcu_read_unlock();
 	return rc;
 }
@@ -280,15 +299,14 @@ int xiw_mem_copy(struct xiw_device *xdev, u32 stag, struct ib_pd *pd,
 		 int access, u64 addr, void *buf, u32 len, bool to_mem)
 {
 	struct xiw_mr *mr;
-	u64 pos, off;
+	u64 pos, room;
 	void *p;
 	u32 n;
 	int rc = 0;
 
 	rcu_read_lock();
 	mr = xiw_mr_find(xdev, stag);
-	if (!mr || mr->ibmr.pd != pd || (mr->access & access) != access ||
-	    !xiw_mr_covers(mr, addr, len)) {
+	if (xiw_mr_refusal(mr, pd, access, addr, len)) {
 		rc = -EFAULT;
 	} else if (!mr->pages) {
 		p = (void *)(uintptr_t)addr;
@@ -296,9 +314,8 @@ int xiw_mem_copy(struct xiw_device *xdev, u32 stag, struct ib_pd *pd,
 	} else {
 		pos = mr->fbo + (addr - mr->iova);
 		while (len) {
-			off = pos & ((1ULL << mr->page_shift) - 1);
-			n = min_t(u64, len, (1ULL << mr->page_shift) - off);
-			p = (void *)(uintptr_t)(mr->pages[pos >> mr->page_shift] + off);
+			p = xiw_mr_page_va(mr, pos, &room);
+			n = min_t(u64, len, room);
 			memcpy(to_mem ? p : buf, to_mem ? buf : p, n);
 			buf += n;
 			pos += n;
@@ -323,26 +340,20 @@ int xiw_mem_view(struct xiw_device *xdev, u32 stag, struct ib_pd *pd,
 		 struct page **page)
 {
 	struct xiw_mr *mr;
-	u64 pos, room = U64_MAX;
+	u64 room = U64_MAX;
 	void *va;
 	int rc;
 
 	rcu_read_lock();
 	mr = xiw_mr_find(xdev, stag);
-	if (!mr || mr->ibmr.pd != pd || (mr->access & access) != access ||
-	    !xiw_mr_covers(mr, addr, len)) {
+	if (xiw_mr_refusal(mr, pd, access, addr, len)) {
 		rc = -EFAULT;
 		goto out;
 	}
-	if (!mr->pages) {
+	if (!mr->pages)
 		va = (void *)(uintptr_t)addr;
-	} else {
-		pos = mr->fbo + (addr - mr->iova);
-		room = (1ULL << mr->page_shift) -
-		       (pos & ((1ULL << mr->page_shift) - 1));
-		va = (void *)(uintptr_t)(mr->pages[pos >> mr->page_shift] +
-					 (pos & ((1ULL << mr->page_shift) - 1)));
-	}
+	else
+		va = xiw_mr_page_va(mr, mr->fbo + (addr - mr->iova), &room);
 	/*
 	 * Not in the direct map, or a page without a count of its own (the
 	 * tail of a high-order allocation without __GFP_COMP): no reference
