@@ -472,6 +472,46 @@ TEST(DdpStream, WrongMsnIsRefused) {
   EXPECT_EQ(buf[2 + 24 + 13], 2);  // its MSN
 }
 
+// A segment whose header fails to decode is echoed with its own header,
+// not the one before it: an untagged SEND with no such queue (QN 5, RFC
+// 5041 section 7.2, code 1) after a tagged WRITE carries all 18 octets.
+TEST(DdpStream, TerminateEchoesTheRefusedSegmentsOwnHeader) {
+  Tx tx(cfg(false, false));
+  Rx rx(cfg(false, false));
+  xiw_msg w = msg(XIW_OP_WRITE, 8);
+  w.stag = 0x1234;
+  ASSERT_EQ(rx.feed(join(tx.send(w, pattern(8, 1)))), 0);
+  std::vector<Bytes> f = tx.send(msg(XIW_OP_SEND, 4), pattern(4, 2));
+  ASSERT_EQ(f.size(), 1u);
+  f[0][2 + 9] = 5;  // the low octet of QN
+  EXPECT_EQ(rx.feed(f[0]), -EPROTO);
+  expect_cause(rx.cause(), 1, 2, 1);
+
+  Tx back(cfg(false, false));
+  Bytes buf(xiw_stx_fpdu_max(back.mem.data()));
+  const int n = xiw_stx_terminate(back.mem.data(), rx.mem.data(), buf.data(), buf.size());
+  ASSERT_EQ(n, 2 + 42 + 4);      // an untagged header echoed in full
+  EXPECT_EQ(buf[2 + 20], 0xc0);  // M and D
+  EXPECT_EQ(buf[2 + 24], 0x41);  // the SEND's DDPctl, not the WRITE's
+  EXPECT_EQ(buf[2 + 24 + 9], 5);
+}
+
+// A segment that is not its message's last must carry payload: empty ones
+// would all sit at MO 0 and each could claim a new receive (RFC 5041
+// section 7.2, invalid MO, code 4). An empty last segment is a message.
+TEST(DdpStream, EmptySegmentBeforeTheLastIsRefused) {
+  Tx tx(cfg(false, false));
+  Rx rx(cfg(false, false));
+  ASSERT_EQ(rx.feed(join(tx.send(msg(XIW_OP_SEND, 0), {}))), 0);  // MSN 1
+  std::vector<Bytes> f = tx.send(msg(XIW_OP_SEND, 0), {});        // MSN 2
+  ASSERT_EQ(f.size(), 1u);
+  f[0][2] = 0x01;  // DDPctl without L (no CRC to mend)
+  EXPECT_EQ(rx.feed(f[0]), -EPROTO);
+  expect_cause(rx.cause(), 1, 2, 4);
+  ASSERT_EQ(rx.segs.size(), 1u);  // only the first message
+  EXPECT_TRUE(rx.segs[0].ended);
+}
+
 // A lost middle segment: the next one's MO is not the expected one
 // (RFC 5041 section 7.2, code 4).
 TEST(DdpStream, MissingSegmentIsAnMoError) {

@@ -367,6 +367,10 @@ int Receiver::check_untagged() {
   if (qn == kQueueTerminate) return 0;
   if (h_.msn != msn_[qn]) return refuse({kLayerDdp, kDdpUntaggedBuffer, kDdpUntaggedMsnRange});
   if (h_.mo != mo_[qn]) return refuse({kLayerDdp, kDdpUntaggedBuffer, kDdpUntaggedInvalidMo});
+  // Every segment but the last moves MO on: an empty one would leave the
+  // next at the same MO, and a message that never advances could claim a
+  // new receive with each of its segments.
+  if (!h_.last && seg_.len == 0) return refuse({kLayerDdp, kDdpUntaggedBuffer, kDdpUntaggedInvalidMo});
   return 0;
 }
 
@@ -446,12 +450,14 @@ Terminate Receiver::terminate() const {
   if (!blamed_ || hdr_len_ == 0 || hdr_have_ < hdr_len_) return t;
   // RFC 5040 section 4.8: the segment length and headers of the segment
   // that caused the error, and a refused Read Request in full.
+  // The header as it came: h_ may still be the previous segment's when
+  // this one's failed to decode.
   t.m = true;
   t.segment_length = ulpdu_len_;
   t.d = true;
-  t.ddp_header_len = static_cast<u8>(h_.tagged() ? kTaggedLen : kUntaggedLen);
+  t.ddp_header_len = static_cast<u8>(hdr_[0] & kFlagTagged ? kTaggedLen : kUntaggedLen);
   __builtin_memcpy(t.ddp_header, hdr_, t.ddp_header_len);
-  if (h_.opcode == Opcode::read_request && hdr_len_ == kHeaderMax) {
+  if (hdr_len_ == kHeaderMax) {  // only a Read Request's is this long
     t.r = true;
     __builtin_memcpy(t.read_request, hdr_ + kUntaggedLen, kReadRequestLen);
   }

@@ -12,7 +12,8 @@
 // segment whose headers are collected (they may be split by Markers or
 // TCP), decoded and checked here: versions, opcode and T flag, queue
 // number, MSN and MO continuity per queue (TCP delivers in order, so each
-// untagged message must be the next one, from MO 0 up), Read Requests and
+// untagged message must be the next one, from MO 0 up, every segment but
+// the last carrying payload), Read Requests and
 // TERMINATEs as single zero-payload-or-short segments. Then the glue
 // places the payload (seg_begin/seg_data) and delivers it once the CRC
 // checked out (seg_end). Any refusal stops the stream and leaves the
