@@ -231,12 +231,15 @@ int xiw_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 
 	xiw_cm_qp_drop(qp, true);
 	xa_erase(&xdev->qps, ibqp->qp_num);
-	/* Zero-copy notifications still out must not take a reference now. */
-	xiw_zc_detach(qp);
 	/* The core frees the QP when we return: wait for the CM's references. */
 	xiw_qp_put(qp);
 	wait_for_completion(&qp->freed);
 	cancel_work_sync(&qp->tx_work);
+	/*
+	 * Only now, with no reference and no transmit work left to use it,
+	 * does the zero-copy owner record go (in xiw_qp_free_queues()):
+	 * notifications still out then find no QP.
+	 */
 	xiw_qp_free_queues(qp);
 	return 0;
 }
@@ -457,6 +460,7 @@ void xiw_qp_flush(struct xiw_qp *qp)
 	qp->sq_tx = qp->sq_tail;
 	qp->reads_out = 0;
 	qp->irq_head = qp->irq_tail;
+	qp->irq_done = qp->irq_tail;
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	xiw_cq_kick(qp->ibqp.send_cq, todo);
 

@@ -51,12 +51,29 @@ static bool xiw_rq_take(struct xiw_qp *qp, bool *limit)
 	return true;
 }
 
+/* Where the current segment's payload goes (qp->rx_target). */
+enum xiw_rx_target {
+	XIW_RX_TO_NONE,		/* a Read Request: no payload */
+	XIW_RX_TO_RECV,		/* the open SEND's receive */
+	XIW_RX_TO_STAG,		/* a WRITE's STag and TO */
+	XIW_RX_TO_SINK,		/* the oldest READ's sink */
+};
+
+/*
+ * A SEND segment. The core has checked its MSN and MO: MO 0 starts the
+ * next message, any other MO continues the open one, whatever tagged
+ * segments came between. Only MO 0 takes a receive, and the segment's
+ * octets go to that receive at MO, through the SEND's own cursor.
+ */
 static int xiw_rx_send_begin(struct xiw_qp *qp, const struct xiw_seg *seg)
 {
 	bool limit = false;
 	unsigned long flags;
 
 	if (seg->mo == 0) {
+		/* The core lets MO 0 start only a new message: never two. */
+		if (READ_ONCE(qp->rx_wqe_valid))
+			return XIW_RX_LOCAL;
 		spin_lock_irqsave(&qp->rq_lock, flags);
 		if (!xiw_rq_take(qp, &limit)) {
 			spin_unlock_irqrestore(&qp->rq_lock, flags);
@@ -66,48 +83,49 @@ static int xiw_rx_send_begin(struct xiw_qp *qp, const struct xiw_seg *seg)
 		spin_unlock_irqrestore(&qp->rq_lock, flags);
 		if (limit)
 			xiw_srq_limit_event(qp->srq);
-		xiw_cursor_init(&qp->rx_cursor, xiw_rq_pd(qp),
+		xiw_cursor_init(&qp->rx_send_cursor, xiw_rq_pd(qp),
 				IB_ACCESS_LOCAL_WRITE, qp->rx_wqe.sge,
 				qp->rx_wqe.num_sge, 0);
-		qp->rx_inval = 0;
-		if (seg->opcode == XIW_OP_SEND_INV ||
-		    seg->opcode == XIW_OP_SEND_SE_INV) {
-			/* RFC 5040 section 6.2: remote invalidation. */
-			int rc = xiw_mr_invalidate(to_xiw_dev(qp->ibqp.device),
-						   seg->stag, qp->ibqp.pd);
-
-			if (rc)
-				return rc;
-			qp->rx_inval = seg->stag;
-			xiw_stat_inc(to_xiw_dev(qp->ibqp.device), XIW_STAT_RX_SEND_INV);
-		}
 	}
 	if (!READ_ONCE(qp->rx_wqe_valid))
 		return XIW_RX_LOCAL;	/* flushed under us */
 	if ((u64)seg->mo + seg->len > qp->rx_wqe.len)
 		return XIW_RX_TOO_LONG;
-	qp->rx_to_cursor = true;
+	qp->rx_target = XIW_RX_TO_RECV;
 	return 0;
 }
 
-static void xiw_rx_send_end(struct xiw_qp *qp, const struct xiw_seg *seg)
+/*
+ * The SEND's last segment passed its CRC: a Send with Invalidate
+ * invalidates its STag now (RFC 5040 section 6.2), never for a segment
+ * that might still be refused, then the receive completes.
+ */
+static int xiw_rx_send_end(struct xiw_qp *qp, const struct xiw_seg *seg)
 {
+	struct xiw_device *xdev = to_xiw_dev(qp->ibqp.device);
 	struct ib_wc wc = {
 		.status = IB_WC_SUCCESS,
 		.opcode = IB_WC_RECV,
 		.qp = &qp->ibqp,
 		.byte_len = seg->mo + seg->len,
 	};
+	bool inval = seg->opcode == XIW_OP_SEND_INV ||
+		     seg->opcode == XIW_OP_SEND_SE_INV;
 	unsigned long flags;
 	int todo = 0;
 
 	if (!seg->last)
-		return;
-	wc.wr_id = qp->rx_wqe.wr_id;
-	if (qp->rx_inval) {
+		return 0;
+	if (inval) {
+		int rc = xiw_mr_invalidate(xdev, seg->stag, qp->ibqp.pd);
+
+		if (rc)
+			return rc;
+		xiw_stat_inc(xdev, XIW_STAT_RX_SEND_INV);
 		wc.wc_flags = IB_WC_WITH_INVALIDATE;
-		wc.ex.invalidate_rkey = qp->rx_inval;
+		wc.ex.invalidate_rkey = seg->stag;
 	}
+	wc.wr_id = qp->rx_wqe.wr_id;
 	/* Under rq_lock: a flush either took the receive or sees it done. */
 	spin_lock_irqsave(&qp->rq_lock, flags);
 	if (qp->rx_wqe_valid)
@@ -117,6 +135,7 @@ static void xiw_rx_send_end(struct xiw_qp *qp, const struct xiw_seg *seg)
 	qp->rx_wqe_valid = false;
 	spin_unlock_irqrestore(&qp->rq_lock, flags);
 	xiw_cq_kick(qp->ibqp.recv_cq, todo);
+	return 0;
 }
 
 static int xiw_rx_write_begin(struct xiw_qp *qp, const struct xiw_seg *seg)
@@ -129,17 +148,22 @@ static int xiw_rx_write_begin(struct xiw_qp *qp, const struct xiw_seg *seg)
 		return rc;
 	qp->rx_stag = seg->stag;
 	qp->rx_to = seg->to;
-	qp->rx_to_cursor = false;
+	qp->rx_target = XIW_RX_TO_STAG;
 	return 0;
 }
 
+/*
+ * RFC 5040 section 6.4: a Read Request beyond the IRD we advertised ends
+ * the stream. Requests count from their arrival until the last octet of
+ * their response is sent, so the one being answered counts too.
+ */
 static int xiw_rx_read_req(struct xiw_qp *qp, const struct xiw_seg *seg)
 {
 	unsigned long flags;
 	int rc;
 
 	spin_lock_irqsave(&qp->sq_lock, flags);
-	rc = qp->irq_tail - qp->irq_head >= max_t(u16, qp->ird, 1);
+	rc = qp->irq_tail - qp->irq_done >= min_t(u16, qp->ird, XIW_MAX_IRD);
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	if (rc)
 		return XIW_RX_READ_QUEUE_FULL;
@@ -153,6 +177,7 @@ static int xiw_rx_read_req(struct xiw_qp *qp, const struct xiw_seg *seg)
 	qp->rx_rreq.src_stag = seg->src_stag;
 	qp->rx_rreq.src_to = seg->src_to;
 	qp->rx_rreq.len = seg->read_size;
+	qp->rx_target = XIW_RX_TO_NONE;
 	xiw_stat_inc(to_xiw_dev(qp->ibqp.device), XIW_STAT_RX_READ_REQ);
 	return 0;
 }
@@ -182,6 +207,12 @@ static struct xiw_swqe *xiw_rx_pending_read(struct xiw_qp *qp)
 	return NULL;
 }
 
+/*
+ * A Read Response segment answers the oldest READ outstanding (responses
+ * come in request order). We asked for the sink at TO 0 of our first
+ * SGE's lkey: each segment must name that STag and continue exactly
+ * where the previous one ended, and the last must fill the READ.
+ */
 static int xiw_rx_read_resp_begin(struct xiw_qp *qp,
 				  const struct xiw_seg *seg)
 {
@@ -195,14 +226,15 @@ static int xiw_rx_read_resp_begin(struct xiw_qp *qp,
 		rc = XIW_RX_UNEXPECTED;
 	else if (seg->stag != (w->num_sge ? w->sge[0].lkey : 0))
 		rc = XIW_RX_STAG_INVALID;
-	else if (seg->to > w->len || seg->len > w->len - seg->to)
-		rc = XIW_RX_BOUNDS;	/* a TO off the wire: no wrap-around */
+	else if (seg->to != qp->rx_resp_got || seg->len > w->len - seg->to ||
+		 (seg->last && seg->to + seg->len != w->len))
+		rc = XIW_RX_BOUNDS;	/* a gap, an overlap, too long or short */
 	else
-		xiw_cursor_init(&qp->rx_cursor, qp->ibqp.pd,
+		xiw_cursor_init(&qp->rx_resp_cursor, qp->ibqp.pd,
 				IB_ACCESS_LOCAL_WRITE, w->sge, w->num_sge,
 				seg->to);
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
-	qp->rx_to_cursor = true;
+	qp->rx_target = XIW_RX_TO_SINK;
 	return rc;
 }
 
@@ -211,8 +243,10 @@ static void xiw_rx_read_resp_end(struct xiw_qp *qp, const struct xiw_seg *seg)
 	struct xiw_swqe *w;
 	unsigned long flags;
 
+	qp->rx_resp_got += seg->len;
 	if (!seg->last)
 		return;
+	qp->rx_resp_got = 0;
 	spin_lock_irqsave(&qp->sq_lock, flags);
 	w = xiw_rx_pending_read(qp);
 	if (w) {
@@ -237,6 +271,10 @@ static int xiw_rx_seg_begin(void *ctx, const struct xiw_seg *seg)
 		 qp->ibqp.qp_num, seg->opcode, seg->len, seg->last, seg->stag,
 		 (u64)seg->to, seg->mo);
 
+	/* After the peer's TERMINATE nothing more takes effect. */
+	if (qp->rx_dead)
+		return XIW_RX_LOCAL;
+	qp->rx_target = XIW_RX_TO_NONE;
 	if (xiw_op_is_send(seg->opcode))
 		return xiw_rx_send_begin(qp, seg);
 	switch (seg->opcode) {
@@ -253,18 +291,24 @@ static int xiw_rx_seg_begin(void *ctx, const struct xiw_seg *seg)
 static int xiw_rx_seg_data(void *ctx, const void *buf, xiw_size len)
 {
 	struct xiw_qp *qp = ctx;
-
 	int rc;
 
-	if (qp->rx_to_cursor)
-		return xiw_cursor_put(&qp->rx_cursor, buf, len) ?
+	switch (qp->rx_target) {
+	case XIW_RX_TO_RECV:
+		return xiw_cursor_put(&qp->rx_send_cursor, buf, len) ?
 		       XIW_RX_BOUNDS : 0;
-	/* Checked at the segment's start; an invalidation since fails. */
-	rc = xiw_mem_copy(to_xiw_dev(qp->ibqp.device), qp->rx_stag,
-			  qp->ibqp.pd, IB_ACCESS_REMOTE_WRITE, qp->rx_to,
-			  (void *)buf, len, true);
-	qp->rx_to += len;
-	return rc ? XIW_RX_STAG_INVALID : 0;
+	case XIW_RX_TO_SINK:
+		return xiw_cursor_put(&qp->rx_resp_cursor, buf, len) ?
+		       XIW_RX_BOUNDS : 0;
+	case XIW_RX_TO_STAG:
+		/* Checked at the segment's start; an invalidation since fails. */
+		rc = xiw_mem_copy(to_xiw_dev(qp->ibqp.device), qp->rx_stag,
+				  qp->ibqp.pd, IB_ACCESS_REMOTE_WRITE,
+				  qp->rx_to, (void *)buf, len, true);
+		qp->rx_to += len;
+		return rc ? XIW_RX_STAG_INVALID : 0;
+	}
+	return XIW_RX_LOCAL;	/* payload where none may be */
 }
 
 static int xiw_rx_seg_end(void *ctx, const struct xiw_seg *seg)
@@ -277,8 +321,8 @@ static int xiw_rx_seg_end(void *ctx, const struct xiw_seg *seg)
 	}
 
 	if (xiw_op_is_send(seg->opcode))
-		xiw_rx_send_end(qp, seg);
-	else if (seg->opcode == XIW_OP_READ_REQ)
+		return xiw_rx_send_end(qp, seg);
+	if (seg->opcode == XIW_OP_READ_REQ)
 		xiw_rx_read_req_end(qp);
 	else if (seg->opcode == XIW_OP_READ_RESP)
 		xiw_rx_read_resp_end(qp, seg);
@@ -336,7 +380,7 @@ static int xiw_rx_actor(read_descriptor_t *desc, struct sk_buff *skb,
 	while ((n = skb_seq_read(done, &data, &st)) != 0) {
 		rc = xiw_srx_consume(qp->srx, data, n, &xiw_rx_sink, qp);
 		done += n;
-		if (rc) {
+		if (rc || qp->rx_dead) {
 			skb_abort_seq_read(&st);
 			break;
 		}

@@ -340,6 +340,13 @@ static void xiw_tx_message_sent(struct xiw_qp *qp)
 	qp->tx_zc = NULL;
 	if (zc && qp->tx_zc_pages)
 		xiw_stat_inc(to_xiw_dev(qp->ibqp.device), XIW_STAT_TX_ZCOPY_MSG);
+	if (qp->tx_read_resp) {
+		/* Its Read Request no longer counts against the IRD. */
+		spin_lock_irqsave(&qp->sq_lock, flags);
+		if (qp->irq_done != qp->irq_head)
+			qp->irq_done++;
+		spin_unlock_irqrestore(&qp->sq_lock, flags);
+	}
 	if (!qp->tx_read_resp && qp->tx_cur != ~0U) {
 		spin_lock_irqsave(&qp->sq_lock, flags);
 		w = &qp->sq[qp->tx_cur & (qp->sq_size - 1)];
@@ -515,6 +522,8 @@ static int xiw_tx_run(struct xiw_qp *qp)
 				break;
 			if (xiw_stx_idle(qp->stx))
 				xiw_tx_message_sent(qp);
+			/* A doorbell loop may keep the queue full for long. */
+			cond_resched();
 			continue;
 		}
 		if (READ_ONCE(qp->state) == IB_QPS_ERR && !qp->term_pending)
@@ -640,6 +649,7 @@ int xiw_qp_stream_start(struct xiw_qp *qp, struct socket *sock,
 	qp->term_pending = false;
 	qp->tx_fenced = fenced;
 	qp->rx_dead = false;
+	qp->rx_resp_got = 0;	/* a READ cut short by an earlier stream */
 	qp->tx_sock = sock;
 	mutex_unlock(&qp->tx_mutex);
 	xiw_qp_kick(qp);

@@ -47,6 +47,7 @@ enum xiw_stat {
 	XIW_STAT_TX_GATHER_FPDU, /* FPDUs sent with their payload in place */
 	XIW_STAT_TX_GATHER_COPY, /* FPDUs copied instead (memory, run count) */
 	XIW_STAT_TX_ZCOPY_MSG,	/* messages TCP sent pages of itself */
+	XIW_STAT_CM_REQ_DROPPED, /* Connection Requests iw_cm could not take */
 	XIW_NUM_STATS
 };
 
@@ -235,8 +236,9 @@ struct xiw_qp {
 
 	/* Inbound Read Requests (IRD), under sq_lock. */
 	struct xiw_rreq *irq;
-	u32 irq_head;
-	u32 irq_tail;
+	u32 irq_done;			/* responses sent in full */
+	u32 irq_head;			/* next response to start */
+	u32 irq_tail;			/* next free */
 
 	/* Transmit: only the tx work touches these, under tx_mutex. */
 	struct mutex tx_mutex;
@@ -270,13 +272,19 @@ struct xiw_qp {
 	bool rx_dead;
 	struct xiw_rwqe rx_wqe;		/* the receive being filled */
 	bool rx_wqe_valid;		/* under rq_lock */
-	u32 rx_msg_len;
-	u32 rx_stag;			/* tagged placement target */
-	u64 rx_to;
-	struct xiw_cursor rx_cursor;	/* untagged or Read Response target */
-	bool rx_to_cursor;
+	u8 rx_target;			/* enum xiw_rx_target: this segment's */
+	u32 rx_stag;			/* WRITE: the segment's STag */
+	u64 rx_to;			/* and where its next octet goes */
+	/*
+	 * One cursor per kind of message, so that a segment never lands
+	 * where another message's segment left off: the open SEND's receive
+	 * (bound at MO 0, kept until its last segment) and the oldest
+	 * READ's sink (set from each Read Response segment's own TO).
+	 */
+	struct xiw_cursor rx_send_cursor;
+	struct xiw_cursor rx_resp_cursor;
+	u32 rx_resp_got;		/* octets of the oldest READ arrived */
 	struct xiw_rreq rx_rreq;
-	u32 rx_inval;			/* STag the Send invalidates, or 0 */
 };
 
 struct xiw_pd {

@@ -57,10 +57,11 @@ static void xiw_zc_complete(struct sk_buff *skb, struct ubuf_info *ubuf,
 
 	if (!refcount_dec_and_test(&ubuf->refcnt))
 		return;
+	/* A QP being destroyed has no references left to take. */
 	spin_lock_irqsave(&o->lock, flags);
 	qp = o->qp;
-	if (qp)
-		kref_get(&qp->ref);
+	if (qp && !kref_get_unless_zero(&qp->ref))
+		qp = NULL;
 	spin_unlock_irqrestore(&o->lock, flags);
 	if (qp) {
 		if (zc->sq_idx != ~0U)
