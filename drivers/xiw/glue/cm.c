@@ -16,6 +16,7 @@
  * peer closed). The provider's cm_id reference is dropped after the last
  * event.
  */
+#include <linux/delay.h>
 #include <linux/inet.h>
 #include <linux/net.h>
 #include <linux/slab.h>
@@ -60,8 +61,8 @@ struct xiw_cep {
 	spinlock_t children_lock;
 	struct work_struct work;
 	struct delayed_work timer;
-	struct completion rtr_done;	/* peer-to-peer accept waits on it */
-	int rtr_rc;
+	bool accepting;		/* inside xiw_iw_accept(): failures go to it */
+	int accept_rc;		/* the failure xiw_iw_accept() returns */
 	void (*saved_data_ready)(struct sock *sk);
 	void (*saved_state_change)(struct sock *sk);
 	void (*saved_write_space)(struct sock *sk);
@@ -124,7 +125,6 @@ static struct xiw_cep *xiw_cep_alloc(struct xiw_device *xdev)
 	INIT_LIST_HEAD(&cep->child);
 	INIT_WORK(&cep->work, xiw_cep_work);
 	INIT_DELAYED_WORK(&cep->timer, xiw_cep_timeout);
-	init_completion(&cep->rtr_done);
 	cep->xdev = xdev;
 	return cep;
 }
@@ -299,16 +299,17 @@ static u8 xiw_iw_u8(u16 v)
 	return min_t(u16, v, U8_MAX);
 }
 
-static void xiw_cep_event(struct xiw_cep *cep, struct iw_cm_id *id,
-			  enum iw_cm_event_type type, int status,
-			  bool with_pd)
+/* The event handler's verdict: non-zero if iw_cm dropped the event. */
+static int xiw_cep_event(struct xiw_cep *cep, struct iw_cm_id *id,
+			 enum iw_cm_event_type type, int status,
+			 bool with_pd)
 {
 	struct iw_cm_event ev = { .event = type, .status = status };
 	struct xiw_mpa_frame f;
 	const void *pd;
 
 	if (!id)
-		return;
+		return 0;
 	if (type == IW_CM_EVENT_CONNECT_REQUEST || with_pd)
 		xiw_mpa_hs_peer_frame(cep->hs, &f, &pd);
 	if (type == IW_CM_EVENT_CONNECT_REQUEST) {
@@ -324,8 +325,13 @@ static void xiw_cep_event(struct xiw_cep *cep, struct iw_cm_id *id,
 		ev.ord = f.flags & XIW_MPA_FLAG_S ? xiw_iw_u8(f.ord) : XIW_MAX_ORD;
 	} else if (type == IW_CM_EVENT_ESTABLISHED ||
 		   (type == IW_CM_EVENT_CONNECT_REPLY && !status)) {
-		ev.ird = cep->agreed.ird;
-		ev.ord = cep->agreed.ord;
+		/*
+		 * What was agreed (RFC 6581 section 9.1), in the same sense:
+		 * rdma_cm hands ird on as the ULP's initiator_depth (its ORD)
+		 * and ord as its responder_resources (its IRD).
+		 */
+		ev.ird = xiw_iw_u8(cep->agreed.ord);
+		ev.ord = xiw_iw_u8(cep->agreed.ird);
 	}
 	if (with_pd) {
 		/* Private data longer than 255 octets reaches the ULP cut. */
@@ -341,7 +347,7 @@ static void xiw_cep_event(struct xiw_cep *cep, struct iw_cm_id *id,
 		kernel_getsockname(cep->sock, (struct sockaddr *)&ev.local_addr);
 		kernel_getpeername(cep->sock, (struct sockaddr *)&ev.remote_addr);
 	}
-	id->event_handler(id, &ev);
+	return id->event_handler(id, &ev);
 }
 
 /* ---- the state machine's steps ---------------------------------------- */
@@ -423,11 +429,20 @@ static void xiw_cep_finish(struct xiw_cep *cep, int err)
 	} else if (cep->initiator && cep->cm_id) {
 		xiw_cep_event(cep, cep->cm_id, IW_CM_EVENT_CONNECT_REPLY,
 			      err ? err : -ECONNRESET, false);
-	} else if (!cep->initiator && cep->cm_id) {
-		/* An accept waiting for the RTR: it fails, no events. */
-		cep->rtr_rc = err ? err : -ECONNRESET;
-		complete(&cep->rtr_done);
+	} else if (!cep->initiator && cep->cm_id && cep->accepting) {
+		/* Inside the accept call: it fails, and no events follow. */
+		cep->accept_rc = err ? err : -ECONNRESET;
 		return;
+	} else if (!cep->initiator && cep->cm_id) {
+		/*
+		 * Accepted, and lost before the RTR (peer-to-peer). iw_cm
+		 * leaves an accepted cm_id only on ESTABLISHED (its close
+		 * handler takes no other state), so the ULP hears
+		 * ESTABLISHED with the error as its status, then CLOSE.
+		 */
+		xiw_cep_event(cep, cep->cm_id, IW_CM_EVENT_ESTABLISHED,
+			      err ? err : -ECONNRESET, false);
+		xiw_cep_event(cep, cep->cm_id, IW_CM_EVENT_CLOSE, 0, false);
 	}
 	xiw_cep_drop_cm_id(cep);
 }
@@ -460,6 +475,16 @@ static int xiw_cep_stream(struct xiw_cep *cep)
 				 !cep->initiator && !a->peer_to_peer, a->gso);
 	if (rc)
 		return rc;
+	/*
+	 * RTS before the first octet is placed: a receive may complete as
+	 * soon as the data path has the socket, and a ULP posts from its
+	 * completion handler (before its ESTABLISHED, as rdma_cm allows).
+	 * Without RFC 6581 the peer never learned our IRD: it stays the
+	 * ULP's, but at least one READ is served (a ULP's 0 there meant
+	 * "not negotiated").
+	 */
+	xiw_qp_connected(cep->qp, a->enhanced ? a->ird : max_t(u16, a->ird, 1),
+			 a->ord);
 	write_lock_bh(&sk->sk_callback_lock);
 	cep->streaming = true;
 	write_unlock_bh(&sk->sk_callback_lock);
@@ -484,8 +509,8 @@ static void xiw_cep_connected(struct xiw_cep *cep)
 			cep->initiator ? "initiator" : "responder", a->rev,
 			a->crc, a->send_markers, a->recv_markers,
 			a->peer_to_peer, a->rtr, a->ird, a->ord, a->gso);
-	if (cep->qp)
-		xiw_qp_connected(cep->qp, cep->agreed.ird, cep->agreed.ord);
+	if (xiw_params_fault_connect_delay_ms())
+		msleep(xiw_params_fault_connect_delay_ms());
 	cep->reported = true;
 	if (cep->initiator) {
 		xiw_cep_event(cep, cep->cm_id, IW_CM_EVENT_CONNECT_REPLY, 0,
@@ -493,8 +518,6 @@ static void xiw_cep_connected(struct xiw_cep *cep)
 	} else {
 		xiw_cep_event(cep, cep->cm_id, IW_CM_EVENT_ESTABLISHED, 0,
 			      false);
-		cep->rtr_rc = 0;
-		complete(&cep->rtr_done);
 	}
 }
 
@@ -516,7 +539,16 @@ static void xiw_cep_connect_request(struct xiw_cep *cep)
 		return;
 	}
 	kref_get(&cep->ref);	/* the new cm_id's provider_data */
-	xiw_cep_event(cep, lid, IW_CM_EVENT_CONNECT_REQUEST, 0, true);
+	if (xiw_cep_event(cep, lid, IW_CM_EVENT_CONNECT_REQUEST, 0, true)) {
+		/*
+		 * iw_cm dropped the Request (the listener's backlog of
+		 * events is used up): no cm_id will ever accept or reject
+		 * it, so its reference and the connection go here.
+		 */
+		xiw_stat_inc(cep->xdev, XIW_STAT_CM_REQ_DROPPED);
+		xiw_cep_put(cep);
+		xiw_cep_finish(cep, -ECONNREFUSED);
+	}
 	lid->rem_ref(lid);
 }
 
@@ -982,21 +1014,27 @@ int xiw_iw_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 	xiw_depths(&cep->depths, p);
 	xiw_mpa_hs_accept(cep->hs, &cep->depths, p->private_data,
 			  p->private_data_len, &s);
+	cep->accepting = true;
+	cep->accept_rc = 0;
 	xiw_cep_step(cep, &s);
-	if (xiw_mpa_hs_state(cep->hs) == XIW_MPA_HS_AWAIT_RTR) {
-		/* Peer-to-peer: ESTABLISHED only after the RTR, or fail here. */
-		mutex_unlock(&cep->lock);
+	cep->accepting = false;
+	rc = cep->accept_rc;
+	if (!rc && xiw_mpa_hs_state(cep->hs) == XIW_MPA_HS_AWAIT_RTR) {
+		/*
+		 * Peer-to-peer: the accept returns now, without waiting for
+		 * the RTR (iw_cm may call it on its only work queue); the
+		 * work reports ESTABLISHED or the failure as events.
+		 */
 		xiw_cep_queue(cep);	/* the RTR may be there already */
-		wait_for_completion(&cep->rtr_done);
-		mutex_lock(&cep->lock);
-		rc = cep->rtr_rc;
-	} else if (cep->state != XIW_CEP_CONNECTED) {
+	} else if (!rc && cep->state != XIW_CEP_CONNECTED) {
 		rc = xiw_mpa_hs_error(cep->hs) ?: -ECONNRESET;
 	}
 	if (rc) {
 		/* An error on accept precludes provider events. */
 		cep->reported = false;
+		cep->accepting = true;
 		xiw_cep_finish(cep, rc);
+		cep->accepting = false;
 		xiw_cep_drop_cm_id(cep);
 	}
 out:
@@ -1007,23 +1045,38 @@ out:
 	return rc;
 }
 
+/*
+ * Before accept: the Reject goes out. After a successful accept (the
+ * cm_id is bound to the cep; iw_cm allows a reject until ESTABLISHED),
+ * the connection just closes: iw_cm has left CONN_RECV and takes no more
+ * events, and the CONNECT_REQUEST's reference went with the accept.
+ */
 int xiw_iw_reject(struct iw_cm_id *id, const void *pdata, u8 len)
 {
 	struct xiw_cep *cep = id->provider_data;
 	struct xiw_mpa_step s;
+	bool accepted;
 
 	if (!cep)
 		return -EINVAL;
 	id->provider_data = NULL;
+	kref_get(&cep->ref);	/* across the finish */
 	mutex_lock(&cep->lock);
-	if (cep->state == XIW_CEP_MPA &&
+	accepted = cep->cm_id == id;
+	if (!accepted && cep->state == XIW_CEP_MPA &&
 	    xiw_mpa_hs_state(cep->hs) == XIW_MPA_HS_AWAIT_ULP) {
 		xiw_mpa_hs_reject(cep->hs, pdata, len, &s);
 		xiw_cep_step(cep, &s);
 	}
+	cep->reported = false;
+	cep->accepting = true;	/* no events */
 	xiw_cep_finish(cep, -ECONNREFUSED);
+	cep->accepting = false;
+	xiw_cep_drop_cm_id(cep);
 	mutex_unlock(&cep->lock);
-	xiw_cep_put(cep);	/* the CONNECT_REQUEST's */
+	if (!accepted)
+		xiw_cep_put(cep);	/* the CONNECT_REQUEST's */
+	xiw_cep_put(cep);
 	return 0;
 }
 
@@ -1146,6 +1199,12 @@ void xiw_cm_qp_drop(struct xiw_qp *qp, bool abrupt)
 	cep->drop = true;
 	if (cep->state == XIW_CEP_CONNECTED)
 		xiw_cep_queue(cep);	/* closes, then CLOSE to the ULP */
+	else if (cep->qp == qp && !cep->initiator && cep->cm_id)
+		/*
+		 * Accepted and waiting for the RTR: iw_cm holds the QP and
+		 * waits for ESTABLISHED; end it now, not at the RTR timeout.
+		 */
+		xiw_cep_finish(cep, -ECONNABORTED);
 	else if (cep->qp == qp)
 		xiw_cep_detach_qp(cep);	/* still connecting: let the QP go */
 	mutex_unlock(&cep->lock);

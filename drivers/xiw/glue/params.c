@@ -131,7 +131,8 @@ bool xiw_params_log(void)
 
 /*
  * Test aids: the receiver's CRC and Marker checks over real TCP need a
- * sender that gets them wrong.
+ * sender that gets them wrong; a race between a connection's first
+ * completions and its CM event needs the event late.
  */
 static uint fault_tx_crc;
 module_param(fault_tx_crc, uint, 0644);
@@ -140,6 +141,10 @@ MODULE_PARM_DESC(fault_tx_crc, "Test aid: send the next N FPDUs with a wrong CRC
 static uint fault_tx_marker;
 module_param(fault_tx_marker, uint, 0644);
 MODULE_PARM_DESC(fault_tx_marker, "Test aid: send the next N Marked FPDUs with a wrong FPDUPTR (default 0)");
+
+static uint fault_connect_delay_ms;
+module_param(fault_connect_delay_ms, uint, 0644);
+MODULE_PARM_DESC(fault_connect_delay_ms, "Test aid: pause this long between a connection's data path starting and its ULP hearing of it (default 0)");
 
 /* Takes one from a fault counter: true if it was not yet 0. */
 static bool xiw_fault_take(uint *count)
@@ -167,6 +172,11 @@ bool xiw_params_fault_tx_crc(void)
 bool xiw_params_fault_tx_marker(void)
 {
 	return xiw_fault_take(&fault_tx_marker);
+}
+
+unsigned int xiw_params_fault_connect_delay_ms(void)
+{
+	return READ_ONCE(fault_connect_delay_ms);
 }
 
 void xiw_params_policy(struct xiw_mpa_policy *p)

@@ -21,5 +21,7 @@ enum xiw_tx_payload xiw_params_tx_payload(void);
 bool xiw_params_fault_tx_crc(void);
 /* fault_tx_marker: the same for a Marker's FPDUPTR. */
 bool xiw_params_fault_tx_marker(void);
+/* fault_connect_delay_ms: the pause before a new connection's CM event. */
+unsigned int xiw_params_fault_connect_delay_ms(void);
 
 #endif /* XIW_PARAMS_H */
