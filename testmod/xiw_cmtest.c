@@ -5,7 +5,11 @@
  * would, and reports what it saw in the read-only parameter "result":
  *
  *   server: "requests=N established=N disconnected=N rejected=N
- *            pd_len=N pd_ok=0|1 ird=N ord=N"   (the last request)
+ *            est_failed=N est_ird=N est_ord=N pd_len=N pd_ok=0|1 ird=N
+ *            ord=N"   (est_failed: ESTABLISHED with an error status, an
+ *            accepted connection lost before it was up; est_ird/est_ord:
+ *            responder_resources and initiator_depth of the last good
+ *            ESTABLISHED; the rest of the last request)
  *   client: "established|rejected|error=E|timeout ird=N ord=N pd_len=N
  *            pd_ok=0|1 [data=ok sends=N writes=N reads=N | data=fail
  *            step=S err=E] disconnected=0|1"
@@ -43,6 +47,10 @@
  * limit events, and IB_EVENT_QP_LAST_WQE_REACHED events once connections
  * are gone (they arrive in any context, after the CM events).
  *
+ * Probe (client probe=1), the target of scripts/vm/ddp_peer.py: see
+ * cmt_probe(). Server backlog=N and req_delay_ms=N make a slow ULP whose
+ * iw_cm event queue runs over.
+ *
  *   insmod xiw_cmtest.ko role=server port=7471 [reject=1] [srq=1]
  *   insmod xiw_cmtest.ko role=client addr=10.77.0.2 port=7471 pd_len=N ird=N ord=N [data=1]
  */
@@ -79,6 +87,18 @@ MODULE_PARM_DESC(max_size, "client: the largest size the data checks move (defau
 static bool srq;
 module_param(srq, bool, 0444);
 MODULE_PARM_DESC(srq, "server: receives from a shared receive queue");
+static bool probe;
+module_param(probe, bool, 0444);
+MODULE_PARM_DESC(probe, "client: post one receive, SEND where to read, READ 64 octets, report (for scripts/vm/ddp_peer.py)");
+static int backlog = 8;
+module_param(backlog, int, 0444);
+MODULE_PARM_DESC(backlog, "server: rdma_listen()'s backlog");
+static bool reject_after_accept;
+module_param(reject_after_accept, bool, 0444);
+MODULE_PARM_DESC(reject_after_accept, "server: reject each connection right after accepting it");
+static uint req_delay_ms;
+module_param(req_delay_ms, uint, 0444);
+MODULE_PARM_DESC(req_delay_ms, "server: a slow ULP, sleeping this long on each CONNECT_REQUEST");
 static char result[256] = "none";
 module_param_string(result, result, sizeof(result), 0444);
 MODULE_PARM_DESC(result, "what the test saw (read-only)");
@@ -106,6 +126,8 @@ struct cmt_conn {
 	struct cmt_slot slot[CMT_SLOTS];
 	u8 *mem;		/* server: open to the client's WRITEs and READs */
 	u8 *wbuf;		/* server: source of WINV's WRITE */
+	void *probe_mem[4];	/* client probe=1: freed with the QP */
+	struct ib_qp *orphan_qp;	/* its id went first (see below) */
 };
 
 static struct rdma_cm_id *listen_id;
@@ -114,7 +136,8 @@ static struct cmt_conn served[8];
 static int nserved;
 static DEFINE_MUTEX(cmt_lock);
 static DECLARE_COMPLETION(client_done);
-static int requests, established, disconnected, rejected;
+static int requests, established, disconnected, rejected, est_failed;
+static int est_ird = -1, est_ord = -1;	/* the last good ESTABLISHED's */
 static int last_pd_len, last_pd_ok, last_ird, last_ord;
 static u8 pattern[255];	/* rdma_conn_param's limit on private data */
 static atomic_t qp_event = ATOMIC_INIT(-1);	/* the client QP's last */
@@ -219,7 +242,11 @@ static void cmt_free(struct cmt_conn *c)
 
 	if (!c->has_qp)
 		return;
-	rdma_destroy_qp(c->id);
+	if (c->orphan_qp)
+		ib_destroy_qp(c->orphan_qp);
+	else
+		rdma_destroy_qp(c->id);
+	c->orphan_qp = NULL;
 	if (c->srq)
 		ib_destroy_srq(c->srq);
 	c->srq = NULL;
@@ -230,6 +257,8 @@ static void cmt_free(struct cmt_conn *c)
 		kvfree(c->slot[i].buf);
 	kvfree(c->mem);
 	kvfree(c->wbuf);
+	for (i = 0; i < ARRAY_SIZE(c->probe_mem); i++)
+		kfree(c->probe_mem[i]);
 }
 
 static void cmt_fill(u8 *p, u32 len, u32 seed)
@@ -867,9 +896,9 @@ static void cmt_data(void)
 static void server_result(void)
 {
 	snprintf(result, sizeof(result),
-		 "requests=%d established=%d disconnected=%d rejected=%d pd_len=%d pd_ok=%d ird=%d ord=%d",
-		 requests, established, disconnected, rejected, last_pd_len,
-		 last_pd_ok, last_ird, last_ord);
+		 "requests=%d established=%d disconnected=%d rejected=%d est_failed=%d est_ird=%d est_ord=%d pd_len=%d pd_ok=%d ird=%d ord=%d",
+		 requests, established, disconnected, rejected, est_failed,
+		 est_ird, est_ord, last_pd_len, last_pd_ok, last_ird, last_ord);
 }
 
 static int server_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
@@ -883,6 +912,8 @@ static int server_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	mutex_lock(&cmt_lock);
 	switch (ev->event) {
 	case RDMA_CM_EVENT_CONNECT_REQUEST:
+		if (req_delay_ms)
+			msleep(req_delay_ms);
 		requests++;
 		last_pd_len = ev->param.conn.private_data_len;
 		last_pd_ok = pd_intact(ev->param.conn.private_data, last_pd_len);
@@ -908,9 +939,31 @@ static int server_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 		rc = rdma_accept(id, &cp);
 		if (rc)
 			pr_err("xiw_cmtest: accept: %d\n", rc);
+		/* iw_cm allows it until ESTABLISHED: a peer-to-peer RTR wait. */
+		if (!rc && reject_after_accept) {
+			rejected++;
+			rc = rdma_reject(id, NULL, 0, IB_CM_REJ_CONSUMER_DEFINED);
+			if (rc)
+				pr_err("xiw_cmtest: reject after accept: %d\n", rc);
+			/*
+			 * iw_cm keeps the QP it took at accept until the id is
+			 * destroyed: the id goes first (rdma_cm destroys it as
+			 * we return 1), the QP at module exit.
+			 */
+			c->orphan_qp = id->qp;
+			c->id = NULL;
+			destroy = 1;
+		}
 		break;
 	case RDMA_CM_EVENT_ESTABLISHED:
+		/* A failure after a successful accept comes this way too. */
+		if (ev->status) {
+			est_failed++;
+			break;
+		}
 		established++;
+		est_ird = ev->param.conn.responder_resources;
+		est_ord = ev->param.conn.initiator_depth;
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
 		disconnected++;
@@ -922,6 +975,99 @@ static int server_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	server_result();
 	mutex_unlock(&cmt_lock);
 	return destroy;
+}
+
+/* ---- client: probe (a hostile peer's target) ----------------------------- */
+
+#define CMT_PROBE_LEN	64
+
+/* @len octets of @p as runs, "A16B16": letters as they are, others '?'. */
+static void cmt_runs(char *out, size_t size, const u8 *p, u32 len)
+{
+	size_t n = 0;
+	u32 i = 0, j;
+	char ch;
+
+	out[0] = 0;
+	while (i < len && n + 16 < size) {
+		ch = p[i] >= 'A' && p[i] <= 'Z' ? p[i] : '?';
+		for (j = i; j < len && p[j] == p[i]; j++)
+			;
+		n += scnprintf(out + n, size - n, "%c%u", ch, j - i);
+		i = j;
+	}
+}
+
+/*
+ * One receive of 64 octets, a SEND telling the peer where 64 octets of
+ * 'S' may be read (address, rkey, length), and a READ of 64 octets from
+ * the peer's STag 0x1234 at 0; then whatever completes within 10 s:
+ * " probe send=S recv=S:LEN:RUNS read=S:RUNS" (S: the status, or -1).
+ */
+static void cmt_probe(void)
+{
+	struct cmt_conn *c = &client;
+	u8 *in = kzalloc(CMT_PROBE_LEN, GFP_KERNEL);
+	u8 *back = kmalloc(CMT_PROBE_LEN, GFP_KERNEL);
+	u8 *mem = kmalloc(CMT_PROBE_LEN, GFP_KERNEL);
+	u64 *info = kmalloc(16, GFP_KERNEL);
+	struct ib_sge rs, ss, bs;
+	struct ib_recv_wr rw = { .wr_id = 1, .sg_list = &rs, .num_sge = 1 };
+	struct ib_send_wr sw = {
+		.wr_id = 2, .sg_list = &ss, .num_sge = 1, .opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+	struct ib_rdma_wr r = {
+		.wr = { .wr_id = 3, .sg_list = &bs, .num_sge = 1,
+			.opcode = IB_WR_RDMA_READ,
+			.send_flags = IB_SEND_SIGNALED },
+		.remote_addr = 0, .rkey = 0x1234,
+	};
+	int st[4] = { -1, -1, -1, -1 }, got = 0, n;
+	unsigned long end = jiffies + 10 * HZ;
+	char in_runs[40], back_runs[40];
+	u32 in_len = 0;
+	struct ib_wc wc;
+
+	if (!in || !back || !mem || !info) {
+		strlcat(result, " probe=nomem", sizeof(result));
+		goto out;
+	}
+	memset(back, 0xee, CMT_PROBE_LEN);
+	memset(mem, 'S', CMT_PROBE_LEN);
+	info[0] = (uintptr_t)mem;
+	info[1] = (u64)c->pd->unsafe_global_rkey << 32 | CMT_PROBE_LEN;
+	rs = (struct ib_sge){ (uintptr_t)in, CMT_PROBE_LEN, c->pd->local_dma_lkey };
+	ss = (struct ib_sge){ (uintptr_t)info, 16, c->pd->local_dma_lkey };
+	bs = (struct ib_sge){ (uintptr_t)back, CMT_PROBE_LEN, c->pd->local_dma_lkey };
+	sw.next = &r.wr;
+	if (ib_post_recv(c->id->qp, &rw, NULL) || ib_post_send(c->id->qp, &sw, NULL)) {
+		strlcat(result, " probe=post", sizeof(result));
+		goto out;
+	}
+	while (got < 3 && time_before(jiffies, end)) {
+		n = ib_poll_cq(c->cq, 1, &wc);
+		if (n <= 0) {
+			usleep_range(1000, 2000);
+			continue;
+		}
+		got++;
+		if (wc.wr_id >= 1 && wc.wr_id <= 3)
+			st[wc.wr_id] = wc.status;
+		if (wc.wr_id == 1 && wc.status == IB_WC_SUCCESS)
+			in_len = min_t(u32, wc.byte_len, CMT_PROBE_LEN);
+	}
+	cmt_runs(in_runs, sizeof(in_runs), in, in_len);
+	cmt_runs(back_runs, sizeof(back_runs), back, CMT_PROBE_LEN);
+	snprintf(result + strlen(result), sizeof(result) - strlen(result),
+		 " probe send=%d recv=%d:%u:%s read=%d:%s", st[2], st[1],
+		 in_len, in_runs, st[3], back_runs);
+out:
+	/* The QP may still place into these until it is gone: keep them. */
+	c->probe_mem[0] = in;
+	c->probe_mem[1] = back;
+	c->probe_mem[2] = mem;
+	c->probe_mem[3] = info;
 }
 
 static int client_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
@@ -1007,7 +1153,7 @@ static int __init cmt_init(void)
 			return PTR_ERR(id);
 		rc = rdma_bind_addr(id, (struct sockaddr *)&sin);
 		if (!rc)
-			rc = rdma_listen(id, 8);
+			rc = rdma_listen(id, backlog);
 		if (rc) {
 			pr_err("xiw_cmtest: listen %pISpc: %d\n", &sin, rc);
 			rdma_destroy_id(id);
@@ -1032,6 +1178,8 @@ static int __init cmt_init(void)
 		strscpy(result, "timeout", sizeof(result));
 	else if (data && !strncmp(result, "established", 11))
 		cmt_data();
+	else if (probe && !strncmp(result, "established", 11))
+		cmt_probe();
 	return 0;
 }
 
@@ -1042,9 +1190,11 @@ static void __exit cmt_exit(void)
 	if (listen_id)
 		rdma_destroy_id(listen_id);
 	for (i = 0; i < nserved; i++) {
-		rdma_disconnect(served[i].id);
+		if (served[i].id)
+			rdma_disconnect(served[i].id);
 		cmt_free(&served[i]);
-		rdma_destroy_id(served[i].id);
+		if (served[i].id)
+			rdma_destroy_id(served[i].id);
 	}
 	if (client.id) {
 		rdma_disconnect(client.id);

@@ -23,10 +23,18 @@
                                       negotiates the other, above it a
                                       close and no Reply
 
+  mpa_peer.py request-clients HOST PORT N
+                                      open N connections at once, each
+                                      sending a client-server Request; say
+                                      for each whether the Reply came, xiw
+                                      closed it without one, or it is still
+                                      open after LIMIT (exit 0 unless that)
+
 Each waits until xiw closes the connection and prints what it saw and after
 how long (big-client only where xiw refuses the Request: a client-server
 connection xiw accepted stays up, idle, until we close it). The exit status is 0 only if xiw closed it within LIMIT seconds
-(environment, default 30) and, where a frame was due, the frame was right.
+(environment, default 30), not before MIN seconds (default 0), and, where a
+frame was due, the frame was right.
 """
 import os
 import socket
@@ -37,6 +45,10 @@ import time
 REQ_KEY = b"MPA ID Req Frame"
 REP_KEY = b"MPA ID Rep Frame"
 LIMIT = float(os.environ.get("LIMIT", "30"))
+# A timeout under test must not fire early: a close before MIN seconds
+# (environment, default 0) fails, so an xiw that closed at once would not
+# pass for one that waited.
+MIN = float(os.environ.get("MIN", "0"))
 
 
 def wait_close(s, t0):
@@ -69,6 +81,9 @@ def report(what, closed):
         print(f"{what}: still open after {LIMIT:.0f} s")
         return 1
     print(f"{what}: closed by xiw after {closed:.1f} s")
+    if closed < MIN:
+        print(f"{what}: closed before the {MIN:.1f} s the timeout allows")
+        return 1
     return 0
 
 
@@ -190,6 +205,29 @@ def big_client(host, port, ulp_len, ird, ord_):
     return report("big-client", wait_close(s, t0)) or (0 if ok else 1)
 
 
+def request_clients(host, port, n):
+    socks = []
+    for _ in range(n):
+        s = socket.create_connection((host, port), timeout=LIMIT)
+        pd = struct.pack(">HH", 4, 4)
+        s.sendall(REQ_KEY + bytes([0x50, 2]) + struct.pack(">H", len(pd)) + pd)
+        socks.append(s)
+    t0 = time.monotonic()
+    rc = 0
+    for i, s in enumerate(socks):
+        s.settimeout(max(0.1, LIMIT - (time.monotonic() - t0)))
+        try:
+            head = s.recv(20)
+            what = "Reply seen" if head[:16] == REP_KEY else "closed without a Reply"
+        except socket.timeout:
+            what, rc = "still open", 1
+        except ConnectionError:
+            what = "closed without a Reply"
+        print(f"request-clients: connection {i}: {what} after {time.monotonic() - t0:.1f} s")
+        s.close()
+    return rc
+
+
 def main():
     mode, args = sys.argv[1], sys.argv[2:]
     if mode == "silent-server":
@@ -202,6 +240,8 @@ def main():
         return greedy_server(int(args[0]), args[1] if len(args) > 1 else None)
     if mode == "big-client":
         return big_client(args[0], int(args[1]), int(args[2]), int(args[3], 0), int(args[4], 0))
+    if mode == "request-clients":
+        return request_clients(args[0], int(args[1]), int(args[2]))
     print(__doc__)
     return 2
 

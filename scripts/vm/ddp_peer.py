@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""A hostile DDP/RDMAP peer over plain TCP, for the VM tests (hostile.sh).
+
+  ddp_peer.py CASE PORT READY
+
+Listens on PORT (creating the file READY once listening) for one xiw
+initiator, replies to its MPA Request (client-server, CRC on, IRD 4, ORD
+as the Request's IRD), then reads FPDUs until the initiator's probe
+(xiw_cmtest probe=1) has sent its SEND (where 64 octets may be read) and
+its RDMA Read Request (64 octets into its sink), and plays CASE:
+
+  interleave   SEND MO 0 "A"*16 (not last), Read Response TO 0 "R"*48,
+               SEND MO 16 "B"*16 (last), Read Response TO 48 "R"*16:
+               each segment must land by its own queue and offset
+  interleave-complete
+               SEND MO 0 "A"*16, the whole Read Response "R"*64, then
+               SEND MO 16 "B"*16 (last): the SEND's continuation after its
+               receive's neighbour, the READ, completed
+  short-response
+               a last Read Response of 32 of the 64 octets asked: xiw must
+               TERMINATE (DDP tagged buffer error, base or bounds: 1/1/1)
+  gap-response Read Responses TO 0 "R"*16, then TO 32 "R"*32 (last): a
+               gap, TERMINATE 1/1/1
+  sendinv-bad-crc
+               a Send with Invalidate of an STag that cannot be
+               invalidated, in an FPDU with a wrong CRC: the CRC error
+               (TERMINATE 2/0/2) comes first, nothing is invalidated
+  after-terminate
+               a TERMINATE and, in the same TCP write, a SEND: nothing
+               after the TERMINATE takes effect (the receive is flushed,
+               not completed) and xiw sends no TERMINATE back
+  ird0         (the initiator offered IRD 0) one Read Request for the
+               memory the probe announced: beyond the IRD, TERMINATE
+               RDMAP remote operation error, catastrophic (0/2/7)
+
+Prints what it sent and received. Exit status 0 if the expected
+TERMINATE came (for the interleavings: none, xiw stayed quiet or closed
+once its probe was done), else 1.
+"""
+import os
+import socket
+import struct
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "wire"))
+from mpa_check import crc32c  # noqa: E402
+
+REQ_KEY = b"MPA ID Req Frame"
+REP_KEY = b"MPA ID Rep Frame"
+LIMIT = float(os.environ.get("LIMIT", "30"))
+M, C, S = 0x80, 0x40, 0x10
+OP_READ_REQ, OP_READ_RESP, OP_SEND, OP_SEND_INV, OP_TERMINATE = 1, 2, 3, 4, 7
+
+
+class Stream:
+    """MPA framing with CRC32c, no Markers."""
+
+    def __init__(self, sock):
+        self.s = sock
+        self.buf = b""
+
+    def read_exact(self, n):
+        while len(self.buf) < n:
+            self.s.settimeout(LIMIT)
+            chunk = self.s.recv(65536)
+            if not chunk:
+                raise EOFError("closed")
+            self.buf += chunk
+        out, self.buf = self.buf[:n], self.buf[n:]
+        return out
+
+    @staticmethod
+    def frame(ulpdu, bad_crc=False):
+        fpdu = struct.pack(">H", len(ulpdu)) + ulpdu
+        fpdu += b"\0" * (-len(fpdu) % 4)
+        return fpdu + struct.pack("<I", crc32c(fpdu) ^ (0xFF if bad_crc else 0))
+
+    def send_ulpdu(self, ulpdu, bad_crc=False):
+        self.s.sendall(self.frame(ulpdu, bad_crc))
+
+    def recv_ulpdu(self):
+        head = self.read_exact(2)
+        n = struct.unpack(">H", head)[0]
+        body = self.read_exact(n + (-(n + 2) % 4))
+        crc = self.read_exact(4)
+        if crc32c(head + body) != struct.unpack("<I", crc)[0]:
+            raise ValueError("bad CRC from xiw")
+        return body[:n]
+
+
+def untagged(op, last, qn, msn, mo, payload=b"", inval=0):
+    ddp = 0x40 | 0x01 if last else 0x01
+    return bytes([ddp, 0x40 | op]) + struct.pack(">IIII", inval, qn, msn, mo) + payload
+
+
+def tagged(op, last, stag, to, payload):
+    ddp = 0x80 | (0x40 if last else 0) | 0x01
+    return bytes([ddp, 0x40 | op]) + struct.pack(">IQ", stag, to) + payload
+
+
+def describe(u):
+    op = u[1] & 0x0F
+    if u[0] & 0x80:
+        stag, to = struct.unpack(">IQ", u[2:14])
+        return op, {"stag": stag, "to": to, "payload": u[14:]}
+    inval, qn, msn, mo = struct.unpack(">IIII", u[2:18])
+    return op, {"qn": qn, "msn": msn, "mo": mo, "payload": u[18:]}
+
+
+def handshake(s):
+    st = Stream(s)
+    head = st.read_exact(20)
+    if head[:16] != REQ_KEY:
+        raise ValueError("no MPA Request")
+    flags, rev, pd_len = head[16], head[17], struct.unpack(">H", head[18:20])[0]
+    pd = st.read_exact(pd_len)
+    if flags & M:
+        raise ValueError("Markers requested: not played")
+    ini_ird = 4
+    if flags & S and rev == 2 and pd_len >= 4:
+        ini_ird = struct.unpack(">H", pd[:2])[0] & 0x3FFF
+        ini_ord = struct.unpack(">H", pd[2:4])[0] & 0x3FFF
+        print(f"Request: rev {rev} IRD {ini_ird} ORD {ini_ord}")
+        # Client-server (A = 0), no RTR; our IRD covers its ORD.
+        rep_pd = struct.pack(">HH", max(ini_ord, 4), ini_ird)
+        s.sendall(REP_KEY + bytes([C | S, 2]) + struct.pack(">H", len(rep_pd)) + rep_pd)
+    else:
+        print(f"Request: rev {rev}, not enhanced")
+        s.sendall(REP_KEY + bytes([C, 1, 0, 0]))
+    return st, ini_ird
+
+
+def await_probe(st):
+    """The probe's SEND (addr, rkey, len) and its Read Request."""
+    info = rreq = None
+    while info is None or rreq is None:
+        op, f = describe(st.recv_ulpdu())
+        if op == OP_SEND:
+            addr, word = struct.unpack("<QQ", f["payload"][:16])
+            info = (addr, word >> 32, word & 0xFFFFFFFF)
+            print(f"SEND from xiw: addr {addr:#x} rkey {word >> 32:#x} len {word & 0xFFFFFFFF}")
+        elif op == OP_READ_REQ:
+            p = f["payload"]
+            sink_stag, sink_to, size, src_stag, src_to = struct.unpack(">IQIIQ", p[:28])
+            rreq = (sink_stag, sink_to, size)
+            print(f"Read Request from xiw: sink {sink_stag:#x}@{sink_to:#x} size {size} "
+                  f"source {src_stag:#x}@{src_to:#x}")
+        else:
+            print(f"unexpected opcode {op} from xiw")
+    return info, rreq
+
+
+def outcome(st, settle):
+    """A TERMINATE's (layer, type, code) from xiw, or None if it stays quiet."""
+    t0 = time.monotonic()
+    try:
+        while time.monotonic() - t0 < settle:
+            st.s.settimeout(max(0.1, settle - (time.monotonic() - t0)))
+            try:
+                u = st.recv_ulpdu()
+            except (socket.timeout, TimeoutError):
+                return None
+            op, f = describe(u)
+            if op == OP_TERMINATE:
+                ctl = f["payload"][:4]
+                t = (ctl[0] >> 4, ctl[0] & 0x0F, ctl[1])
+                print(f"TERMINATE from xiw: layer {t[0]} type {t[1]} code {t[2]:#x}")
+                return t
+            print(f"opcode {op} from xiw: {f}")
+    except (EOFError, ConnectionError):
+        print("xiw closed without a TERMINATE")
+        return "closed"
+    return None
+
+
+def play(case, st, info, rreq):
+    sink_stag, sink_to, size = rreq
+    send = lambda mo, data, last: st.send_ulpdu(untagged(OP_SEND, last, 0, 1, mo, data))  # noqa: E731
+    resp = lambda to, data, last: st.send_ulpdu(tagged(OP_READ_RESP, last, sink_stag, sink_to + to, data))  # noqa: E731
+    if case == "interleave":
+        send(0, b"A" * 16, False)
+        resp(0, b"R" * 48, False)
+        send(16, b"B" * 16, True)
+        resp(48, b"R" * 16, True)
+        return None
+    if case == "interleave-complete":
+        send(0, b"A" * 16, False)
+        resp(0, b"R" * size, True)
+        send(16, b"B" * 16, True)
+        return None
+    if case == "short-response":
+        resp(0, b"R" * (size // 2), True)
+        return (1, 1, 1)
+    if case == "gap-response":
+        resp(0, b"R" * 16, False)
+        resp(32, b"R" * 32, True)
+        return (1, 1, 1)
+    if case == "sendinv-bad-crc":
+        # An STag no one can invalidate: refusing it before the CRC check
+        # would answer 0/2/9 (cannot invalidate); the CRC comes first.
+        st.send_ulpdu(untagged(OP_SEND_INV, True, 0, 1, 0, b"I" * 16, inval=0x5678), bad_crc=True)
+        return (2, 0, 2)
+    if case == "after-terminate":
+        # One write: a TERMINATE, then a SEND the probe has a receive for.
+        term = untagged(OP_TERMINATE, True, 2, 1, 0, bytes([0x02, 0x05, 0, 0]))
+        st.s.sendall(st.frame(term) + st.frame(untagged(OP_SEND, True, 0, 1, 0, b"T" * 16)))
+        return None
+    if case == "ird0":
+        addr, rkey, length = info
+        rr = struct.pack(">IQIIQ", 0x5678, 0, length, rkey, addr)
+        st.send_ulpdu(untagged(OP_READ_REQ, True, 1, 1, 0, rr))
+        return (0, 2, 7)
+    raise ValueError(f"unknown case {case}")
+
+
+def main():
+    if len(sys.argv) != 4:
+        print(__doc__)
+        return 2
+    case, port, ready = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    ls = socket.socket()
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind(("0.0.0.0", port))
+    ls.listen(1)
+    open(ready, "w").close()
+    ls.settimeout(LIMIT)
+    s, _ = ls.accept()
+    st, ini_ird = handshake(s)
+    info, rreq = await_probe(st)
+    want = play(case, st, info, rreq)
+    got = outcome(st, 4.0)
+    if want is None and ini_ird == 0:
+        print("the initiator offered IRD 0")
+    print(f"{case}: want {want}, got {got}")
+    s.close()
+    # Where no TERMINATE is due, xiw may close once its probe is done.
+    return 0 if got == want or (want is None and got == "closed") else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

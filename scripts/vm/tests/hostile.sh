@@ -1,0 +1,139 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# A hostile peer (Documentation/security.rst), over real TCP.
+#
+# DDP/RDMAP (scripts/vm/ddp_peer.py plays the responder; VM 0's xiw
+# connects with xiw_cmtest probe=1, which posts one receive, SENDs where
+# 64 octets may be read and READs 64 octets):
+#   interleave, interleave-complete: a SEND's segments with a READ's
+#       Response segments between them; each lands by its own queue and
+#       offset: the receive holds "A"*16 "B"*16, the READ's sink "R"*64.
+#   short-response, gap-response: a Read Response that leaves the READ
+#       short or skips octets ends the stream (TERMINATE 1/1/1); the READ
+#       does not complete successfully.
+#   ird0: the initiator offered IRD 0; a Read Request ends the stream
+#       (TERMINATE 0/2/7) and nothing is read.
+#   sendinv-bad-crc: a Send with Invalidate in an FPDU with a wrong CRC
+#       is refused for its CRC (TERMINATE 2/0/2), before its STag is
+#       looked at (one that cannot be invalidated would give 0/2/9).
+#   after-terminate: a SEND right behind the peer's TERMINATE, in the same
+#       TCP segment, is not placed: the receive is flushed.
+# Connection management (scripts/vm/mpa_peer.py against VM 1's xiw_cmtest
+# server, which accepts from its CONNECT_REQUEST handler, on iw_cm's work
+# queue, as nvmet-rdma does):
+#   p2p-accept: a peer-to-peer Request whose RTR never comes must not hold
+#       that queue: a client-server Request right after it is answered
+#       within 5 s although the RTR timeout is 8 s; the lost connection
+#       reaches the ULP as ESTABLISHED with an error status (est_failed).
+#   dropped-request: a ULP too slow for its listen backlog (1) makes
+#       iw_cm drop CONNECT_REQUESTs: xiw closes those connections
+#       (cm_req_dropped grows) and leaks no connection endpoint (xiw
+#       unloads with none outliving its device).
+. "$XIW_TOP/scripts/vm/lib.sh"
+
+P=/sys/module/xiw/parameters
+R=/sys/module/xiw_cmtest/parameters/result
+DDP="python3 $XIW_TOP/scripts/vm/ddp_peer.py"
+MPA="python3 $XIW_TOP/scripts/vm/mpa_peer.py"
+
+# ddp_peer.py plays the client-server model only.
+setup() {
+	load_xiw && modprobe rdma_cm && rdma link add xiw0 type xiw netdev eth0 &&
+	echo Y > $P/mpa_log && echo N > $P/mpa_peer_to_peer &&
+	retry 10 ping -c 1 -W 2 "$PEER_IP" >/dev/null
+}
+check setup setup || exit 1
+barrier setup || exit 1
+
+# ddp CASE PORT PROBE_PARAMS EXPECT: VM 1 plays CASE, VM 0's probe must
+# report EXPECT (a regular expression).
+ddp() {
+	c=$1 port=$2 params=$3 expect=$4
+	if [ "$VM_IDX" = 1 ]; then
+		rm -f "$OUT/ready-$c"
+		$DDP "$c" "$port" "$OUT/ready-$c" > "$OUT/ddp-$c.txt" 2>&1 &
+		peer=$!
+		retry 30 test -e "$OUT/ready-$c"
+		barrier "$c-listen" 60
+		check "$c-peer" wait $peer
+		cat "$OUT/ddp-$c.txt"
+	else
+		barrier "$c-listen" 60
+		load_module "$XIW_CMTEST_KO" role=client addr="$PEER_IP" port="$port" probe=1 $params
+		cat $R
+		check "$c" grep -qE "$expect" $R
+		rmmod xiw_cmtest
+	fi
+	barrier "$c-done" 120
+}
+
+ddp interleave 7490 "" 'probe send=0 recv=0:32:A16B16 read=0:R64$'
+ddp interleave-complete 7491 "" 'probe send=0 recv=0:32:A16B16 read=0:R64$'
+ddp short-response 7492 "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
+ddp gap-response 7493 "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
+ddp ird0 7494 "ird=0" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
+ddp sendinv-bad-crc 7497 "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
+ddp after-terminate 7498 "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
+
+# Peer-to-peer accept on iw_cm's queue.
+if [ "$VM_IDX" = 1 ]; then
+	echo 8000 > $P/mpa_rtr_timeout_ms
+	load_module "$XIW_CMTEST_KO" role=server port=7495
+	barrier p2p-listen 60
+	barrier p2p-done 120
+	# The lost one: ESTABLISHED with an error once the RTR timeout ran out.
+	check p2p-accept-lost-reported retry 20 grep -q 'est_failed=1 ' $R
+	cat $R
+	check p2p-accept-served grep -q '^requests=2 established=1 ' $R
+	rmmod xiw_cmtest
+	echo 2000 > $P/mpa_rtr_timeout_ms
+else
+	barrier p2p-listen 60
+	MIN=4 $MPA no-rtr "$PEER_IP" 7495 > "$OUT/no-rtr.txt" 2>&1 &
+	peer=$!
+	sleep 1
+	check p2p-accept-not-blocking env LIMIT=5 $MPA big-client "$PEER_IP" 7495 0 4 4
+	check p2p-accept-rtr-peer wait $peer
+	cat "$OUT/no-rtr.txt"
+	barrier p2p-done 120
+fi
+
+# A ULP that rejects a connection it has just accepted (iw_cm allows it
+# until ESTABLISHED, so while a peer-to-peer accept waits for the RTR):
+# the connection closes at once, and nothing else happens (no event after
+# the reject, no reference dropped twice: kernel-log and KASAN).
+if [ "$VM_IDX" = 1 ]; then
+	load_module "$XIW_CMTEST_KO" role=server port=7499 reject_after_accept=1
+	barrier rej-listen 60
+	barrier rej-done 120
+	cat $R
+	check reject-after-accept grep -q '^requests=1 established=0 disconnected=0 rejected=1 est_failed=0 ' $R
+	rmmod xiw_cmtest
+else
+	barrier rej-listen 60
+	check reject-after-accept-closed env LIMIT=5 $MPA no-rtr "$PEER_IP" 7499
+	barrier rej-done 120
+fi
+
+# A listen backlog that overflows.
+if [ "$VM_IDX" = 1 ]; then
+	load_module "$XIW_CMTEST_KO" role=server port=7496 backlog=1 req_delay_ms=3000
+	at cm_req_dropped
+	barrier drop-listen 60
+	barrier drop-done 120
+	check dropped-request-counted grew cm_req_dropped 1
+	rmmod xiw_cmtest
+else
+	barrier drop-listen 60
+	# Each connection ends: answered, or closed by xiw (none left open).
+	check dropped-request-closed env LIMIT=20 $MPA request-clients "$PEER_IP" 7496 5 \
+		> "$OUT/drop.txt" 2>&1
+	cat "$OUT/drop.txt"
+	check dropped-request-some-closed grep -q 'closed without a Reply' "$OUT/drop.txt"
+	barrier drop-done 120
+fi
+
+teardown() { rdma link delete xiw0 && rmmod xiw; }
+check teardown teardown
+no_endpoint_outlived() { dmesg > "$OUT/dmesg-end.txt" && ! grep -q 'outlived their device' "$OUT/dmesg-end.txt"; }
+check no-endpoint-outlived no_endpoint_outlived
