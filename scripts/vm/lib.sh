@@ -74,16 +74,31 @@ load_module() {
 }
 
 # xiw0's event counters (Documentation/admin-guide.rst, Counters).
-# xiw_counter NAME: its value. at NAME...: remember the values now.
+# xiw_counter NAME: its value, or a failure if it cannot be read as a
+# number. at NAME...: remember the values now.
 # grew NAME MIN: NAME rose by at least MIN since `at`.
-xiw_counter() { cat /sys/class/infiniband/xiw0/ports/1/hw_counters/$1; }
-at() { for c in "$@"; do eval "at_$c=$(xiw_counter "$c")"; done; }
-grew() {
-	eval "was=\$at_$1"
-	now=$(xiw_counter "$1")
-	echo "$1: $was -> $now (want +$2)"
-	[ $((now - was)) -ge "$2" ]
+# stayed NAME: NAME did not rise since `at`. Both fail when either value
+# could not be read, so that `stayed` never passes on a missing counter.
+xiw_counter() {
+	_v=$(cat "/sys/class/infiniband/xiw0/ports/1/hw_counters/$1" 2>/dev/null) || return 1
+	case $_v in ''|*[!0-9]*) return 1 ;; esac
+	echo "$_v"
 }
+at() {
+	for c in "$@"; do
+		_v=$(xiw_counter "$c") || _v=unreadable
+		eval "at_$c=$_v"
+	done
+}
+counter_delta() {
+	eval "was=\${at_$1:-unset}"
+	now=$(xiw_counter "$1") || now=unreadable
+	echo "$1: $was -> $now"
+	case "$was$now" in *[!0-9]*) echo "$1: not readable as a number"; return 1 ;; esac
+	delta=$((now - was))
+}
+grew() { counter_delta "$1" && echo "(want +$2)" && [ "$delta" -ge "$2" ]; }
+stayed() { counter_delta "$1" && [ "$delta" = 0 ]; }
 
 # siw_ko VARIANT: the path of that siw variant's siw.ko in this VM.
 siw_ko() {

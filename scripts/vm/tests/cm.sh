@@ -29,7 +29,7 @@ defaults() {
 	echo 2 > $P/mpa_rev && echo required > $P/mpa_crc && echo accept > $P/mpa_markers &&
 	echo N > $P/mpa_peer_to_peer && echo Y > $P/mpa_rtr_send &&
 	echo Y > $P/mpa_rtr_write && echo Y > $P/mpa_rtr_read && echo 0 > $P/fault_tx_crc &&
-	echo 0 > $P/fault_tx_marker &&
+	echo 0 > $P/fault_tx_marker && echo 0 > $P/fault_connect_delay_ms &&
 	echo Y > $P/mpa_retry_unenhanced && echo N > $P/mpa_gso &&
 	echo zero-copy > $P/tx_payload
 }
@@ -95,7 +95,7 @@ gso_checks() {	# ROLE YES|NO
 	if [ "$2" = YES ]; then
 		check "$tc-$1-gso-fpdus" grew tx_gso_fpdu 1
 	else
-		check "$tc-$1-no-gso-fpdus" eval '! grew tx_gso_fpdu 1'
+		check "$tc-$1-no-gso-fpdus" stayed tx_gso_fpdu
 	fi
 }
 
@@ -107,7 +107,7 @@ gso_checks() {	# ROLE YES|NO
 payload_checks() {	# ROLE gather|copy|zero-copy
 	case $2 in
 	gather) check "$tc-$1-gathered" grew tx_gather_fpdu 1 ;;
-	copy) check "$tc-$1-copied" eval '! grew tx_gather_fpdu 1 && ! grew tx_zcopy_msg 1' ;;
+	copy) check "$tc-$1-copied" eval 'stayed tx_gather_fpdu && stayed tx_zcopy_msg' ;;
 	zero-copy) check "$tc-$1-zero-copy" grew tx_zcopy_msg 1 ;;
 	esac
 }
@@ -127,7 +127,9 @@ case_checks() {
 }
 
 run() {
-	want "$1" || { SERVER_ARGS=; return 0; }
+	# A case left out (CM_CASES, or spoiled frames where the network is
+	# captured) is counted as skipped, never silently dropped.
+	want "$1" || { echo "SKIP $TEST/$1" >> "$OUT/results"; SERVER_ARGS=; return 0; }
 	tc=$1 cset=$2 sset=$3 cargs=$4 cre=$5 sre=$6 cmpa=${7:-} smpa=${8:-}
 	defaults
 	at rx_send_inv tx_send_inv read_inv reg_mr rx_terminate tx_terminate tx_gso_fpdu \
@@ -189,6 +191,13 @@ run cs-rev2 "" "" "pd_len=16 ird=4 ord=4 frwr=1" \
 	'^established ird=4 ord=4 pd_len=16 pd_ok=1' \
 	'requests=1 established=1 .*pd_len=16 pd_ok=1 ird=4 ord=4' \
 	'rev 2 crc 1 markers 0/0 p2p 0' 'rev 2 crc 1 markers 0/0 p2p 0'
+# IRD and ORD that differ (RFC 6581 section 9.1): the client offers IRD 1,
+# ORD 3; the server's ULP takes ORD 1 (the client's IRD) and IRD 3 (its
+# ORD). Each ULP's ESTABLISHED and each QP get what was agreed, in their
+# own sense (rdma_cm: responder_resources is the IRD).
+run depths "" "" "ird=1 ord=3" \
+	'^established ird=1 ord=3 ' 'requests=1 established=1 .*est_ird=3 est_ord=1 .*ird=3 ord=1$' \
+	'p2p 0 .* ird 1 ord 3 ' 'p2p 0 .* ird 3 ord 1 '
 run cs-rev1 "echo 1 > $P/mpa_rev" "" "pd_len=100" \
 	'^established .*pd_len=16 pd_ok=1' 'requests=1 established=1 .*pd_len=100 pd_ok=1' \
 	'rev 1 crc 1' 'rev 1 crc 1'
@@ -233,6 +242,12 @@ done
 run p2p-no-match "echo Y > $P/mpa_peer_to_peer; echo N > $P/mpa_rtr_write; echo N > $P/mpa_rtr_read" \
 	"echo N > $P/mpa_rtr_send; echo N > $P/mpa_rtr_write" "" \
 	'^error=' 'requests=1 established=0'
+# A receive may complete before the responder's ULP hears ESTABLISHED
+# (held back 2 s here by a test aid): the echo the ULP posts from that
+# completion must be taken, since the QP is in RTS before the first octet
+# is placed. The client's data checks carry it.
+run late-event "" "echo 2000 > $P/fault_connect_delay_ms" "" \
+	'^established' 'requests=1 established=1'
 # The most private data rdma_cm can carry (its length is 8 bits wide
 # there): 255 octets for the ULP, 259 on the wire with the RFC 6581 prefix.
 # Code 2: the client's first FPDU carries a wrong CRC. Code 3: with CRC

@@ -22,14 +22,18 @@ xiw_devinfo() {
 	echo "$info" | grep -q 'transport:.*iWARP' &&
 	echo "$info" | grep -q 'state:.*PORT_ACTIVE'
 }
-xiw_link_delete() { rdma link delete xiw0 && ! rdma link show | grep -q xiw0; }
+# Negative checks first prove they can read what they look at: a list
+# that could not be read is no proof that a device is gone.
+links() { rdma link show > "$OUT/links.txt"; }
+no_link() { links && ! grep -q "$1" "$OUT/links.txt"; }
+xiw_link_delete() { rdma link delete xiw0 && no_link xiw0; }
 # A device whose net_device goes away goes with it.
 xiw_netdev_gone() {
 	ip link add xv0 type veth peer name xv1 &&
 	rdma link add xiwv type xiw netdev xv0 &&
 	rdma link show | grep -q '^link xiwv/1 ' &&
 	ip link delete xv0 &&
-	retry 10 sh -c '! rdma link show | grep -q xiwv'
+	retry 10 no_link xiwv
 }
 xiw_unloads() { rmmod xiw && ! grep -q '^xiw ' /proc/modules && in_dmesg 'xiw: unloaded'; }
 
@@ -58,9 +62,13 @@ xiw_beside_siw() {
 	rdma link show | grep -q '^link xiw0/1 ' &&
 	rdma link show | grep -q '^link siw0/1 '
 }
-siw_refuses_netdev_with_xiw() { ! rdma link add siw1 type siw netdev eth0; }
+# Refused for the reason named, not for any failure of the tool.
+siw_refuses_netdev_with_xiw() {
+	! rdma link add siw1 type siw netdev eth0 2> "$OUT/siw1.txt" &&
+	cat "$OUT/siw1.txt" && grep -qi 'exist\|busy\|in use' "$OUT/siw1.txt"
+}
 siw_down() { rdma link delete siw0 && rmmod siw; }
-xiw_gone_with_siw() { ! rdma link show | grep -q xiw0; }
+xiw_gone_with_siw() { no_link xiw0; }
 
 check net-up net_up
 check siw-up siw_up
