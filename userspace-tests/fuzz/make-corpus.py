@@ -90,3 +90,21 @@ write("ddp", "read-request", bytes([0x41, 0x41]) + bytes(4) + struct.pack(">III"
       + struct.pack(">IQIIQ", 1, 2, 3, 4, 5))
 write("ddp", "term-payload", struct.pack(">IH", 0x0100E000, 46) + bytes([0x41, 0x41]) + bytes(16)
       + bytes(28))
+
+# The DDP/RDMAP stream: a SEND in two segments with a WRITE and a Read
+# Response between them, a Read Request, a TERMINATE; in every MPA mode.
+def untagged(op, last, qn, msn, mo, payload=b""):
+    return bytes([0x41 if last else 0x01, 0x40 | op]) + struct.pack(">IIII", 0, qn, msn, mo) + payload
+
+
+def tagged(op, last, stag, to, payload):
+    return bytes([0xC1 if last else 0x81, 0x40 | op]) + struct.pack(">IQ", stag, to) + payload
+
+
+segments = [untagged(3, False, 0, 1, 0, b"A" * 16), tagged(0, True, 0x1234, 0, b"W" * 40),
+            tagged(2, True, 0x5678, 0, b"R" * 64), untagged(3, True, 0, 1, 16, b"B" * 16),
+            untagged(1, True, 1, 1, 0, struct.pack(">IQIIQ", 1, 0, 64, 2, 0)),
+            untagged(7, True, 2, 1, 0, struct.pack(">I", 0x0102 << 16))]
+for flags in range(4):
+    write("stream", "mixed-%d" % flags, bytes([flags, 0, 0]) + stream(segments, flags & 1, flags & 2))
+    write("stream", "chunked-%d" % flags, bytes([flags, 7, 5]) + stream(segments, flags & 1, flags & 2))
