@@ -575,7 +575,9 @@ static s64 xiw_sge_len(const struct ib_sge *sge, int num)
 
 	for (i = 0; i < num; i++)
 		len += sge[i].length;
-	return len > U32_MAX ? -EINVAL : len;
+	if (len > U32_MAX)
+		return -EINVAL;
+	return len;
 }
 
 /* May the QP's PD use every SGE of the list for @access? */

@@ -489,7 +489,8 @@ static int xiw_tx_build(struct xiw_qp *qp)
 	n = xiw_tx_next(qp);
 	if (n > 0 && !qp->tx_runs.n)
 		xiw_tx_fault(qp, start, n);
-	if (n > qp->tx_mss)
+	/* n may be a negative errno: compared as an int, never as a u32. */
+	if (n > 0 && n > (int)qp->tx_mss)
 		xiw_stat_inc(to_xiw_dev(qp->ibqp.device), XIW_STAT_TX_GSO_FPDU);
 	return n;
 }
