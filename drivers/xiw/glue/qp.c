@@ -186,13 +186,13 @@ int xiw_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	if (mask & IB_QP_ACCESS_FLAGS)
 		qp->access = attr->qp_access_flags;
 	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
-		qp->ord = min_t(u32, attr->max_rd_atomic, XIW_MAX_ORD);
+		WRITE_ONCE(qp->ord, min_t(u32, attr->max_rd_atomic, XIW_MAX_ORD));
 	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
-		qp->ird = min_t(u32, attr->max_dest_rd_atomic, XIW_MAX_IRD);
+		WRITE_ONCE(qp->ird, min_t(u32, attr->max_dest_rd_atomic, XIW_MAX_IRD));
 	/* Leaving RTS/SQD closes the connection (iw_cm disconnect). */
 	drop = (qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD) &&
 	       (next == IB_QPS_ERR || next == IB_QPS_SQD || next == IB_QPS_RESET);
-	qp->state = next;
+	WRITE_ONCE(qp->state, next);
 	spin_unlock_bh(&qp->lock);
 	if (drop)
 		xiw_cm_qp_drop(qp, next != IB_QPS_SQD);
@@ -249,9 +249,9 @@ void xiw_qp_connected(struct xiw_qp *qp, u16 ird, u16 ord)
 {
 	spin_lock_bh(&qp->lock);
 	if (qp->state != IB_QPS_ERR && qp->state != IB_QPS_RESET)
-		qp->state = IB_QPS_RTS;
-	qp->ird = ird;
-	qp->ord = ord;
+		WRITE_ONCE(qp->state, IB_QPS_RTS);
+	WRITE_ONCE(qp->ird, ird);
+	WRITE_ONCE(qp->ord, ord);
 	spin_unlock_bh(&qp->lock);
 }
 
@@ -260,7 +260,7 @@ void xiw_qp_to_error(struct xiw_qp *qp)
 {
 	spin_lock_bh(&qp->lock);
 	if (qp->state != IB_QPS_RESET)
-		qp->state = IB_QPS_ERR;
+		WRITE_ONCE(qp->state, IB_QPS_ERR);
 	spin_unlock_bh(&qp->lock);
 	xiw_qp_kick(qp);
 }

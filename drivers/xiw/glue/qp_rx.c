@@ -163,7 +163,8 @@ static int xiw_rx_read_req(struct xiw_qp *qp, const struct xiw_seg *seg)
 	int rc;
 
 	spin_lock_irqsave(&qp->sq_lock, flags);
-	rc = qp->irq_tail - qp->irq_done >= min_t(u16, qp->ird, XIW_MAX_IRD);
+	rc = qp->irq_tail - qp->irq_done >=
+	     min_t(u16, READ_ONCE(qp->ird), XIW_MAX_IRD);
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	if (rc)
 		return XIW_RX_READ_QUEUE_FULL;

@@ -236,7 +236,7 @@ static struct xiw_swqe *xiw_sq_next(struct xiw_qp *qp, bool *failed)
 		if (!w->done && qp->reads_out &&
 		    (w->flags & XIW_WQE_FENCE ||
 		     (xiw_wr_is_read(w->opcode) &&
-		      qp->reads_out >= max_t(u16, qp->ord, 1))))
+		      qp->reads_out >= max_t(u16, READ_ONCE(qp->ord), 1))))
 			return NULL;
 		if (!w->done && xiw_swqe_start(qp, w))
 			return w;
@@ -466,8 +466,8 @@ static int xiw_tx_build(struct xiw_qp *qp)
 	u32 start;
 	int n;
 
-	if (qp->term_pending) {
-		qp->term_pending = false;
+	if (READ_ONCE(qp->term_pending)) {
+		WRITE_ONCE(qp->term_pending, false);
 		xiw_stat_inc(to_xiw_dev(qp->ibqp.device), XIW_STAT_TX_TERMINATE);
 		return xiw_stx_terminate(qp->stx, qp->srx, qp->tx_buf,
 					 qp->tx_buf_size);
@@ -527,7 +527,7 @@ static int xiw_tx_run(struct xiw_qp *qp)
 			cond_resched();
 			continue;
 		}
-		if (READ_ONCE(qp->state) == IB_QPS_ERR && !qp->term_pending)
+		if (READ_ONCE(qp->state) == IB_QPS_ERR && !READ_ONCE(qp->term_pending))
 			break;
 		rc = xiw_tx_build(qp);
 		if (rc <= 0)
@@ -551,7 +551,7 @@ static void xiw_tx_work(struct work_struct *work)
 	int rc;
 
 	mutex_lock(&qp->tx_mutex);
-	if (READ_ONCE(qp->state) == IB_QPS_ERR && !qp->term_pending &&
+	if (READ_ONCE(qp->state) == IB_QPS_ERR && !READ_ONCE(qp->term_pending) &&
 	    qp->tx_off == qp->tx_len) {
 		xiw_tx_flush(qp);
 		drop = qp->tx_sock;	/* still connected: close */
@@ -647,8 +647,8 @@ int xiw_qp_stream_start(struct xiw_qp *qp, struct socket *sock,
 	xiw_tx_runs_drop(qp);
 	xiw_tx_zc_abandon(qp);
 	qp->tx_cur = ~0U;
-	qp->term_pending = false;
-	qp->tx_fenced = fenced;
+	WRITE_ONCE(qp->term_pending, false);
+	WRITE_ONCE(qp->tx_fenced, fenced);
 	qp->rx_dead = false;
 	qp->rx_resp_got = 0;	/* a READ cut short by an earlier stream */
 	qp->tx_sock = sock;

@@ -201,10 +201,16 @@ struct xiw_qp {
 	struct kref ref;		/* the core's, plus the CM's */
 	struct completion freed;	/* last reference dropped */
 	spinlock_t lock;		/* state, attributes, cep */
-	enum ib_qp_state state;
+	enum ib_qp_state state;		/* written under lock (WRITE_ONCE),
+					 * read anywhere with READ_ONCE
+					 */
 	int access;
-	u16 ird;			/* inbound reads we serve */
-	u16 ord;			/* outbound reads we issue */
+	u16 ird;			/* inbound reads we serve, and */
+	u16 ord;			/* outbound reads we issue: written
+					 * under lock when the QP connects or
+					 * is modified (WRITE_ONCE), read
+					 * under sq_lock with READ_ONCE
+					 */
 	bool sq_sig_all;
 	struct xiw_cep *cep;		/* the connection, while there is one */
 
@@ -263,9 +269,15 @@ struct xiw_qp {
 	struct xiw_rreq tx_rreq;
 	struct xiw_cursor tx_cursor;
 	u32 tx_cursor_pos;		/* message offset of tx_cursor */
-	bool term_pending;		/* a TERMINATE is due, then close */
+	bool term_pending;		/* a TERMINATE is due, then close; set
+					 * by receive, cleared by transmit:
+					 * READ_ONCE/WRITE_ONCE
+					 */
 	int pending_event;		/* enum ib_event_type + 1, or 0 */
-	bool tx_fenced;			/* MPA fencing: nothing before an FPDU in */
+	bool tx_fenced;			/* MPA fencing: nothing before an FPDU
+					 * in; set by transmit, cleared by
+					 * receive: READ_ONCE/WRITE_ONCE
+					 */
 
 	/* Receive: runs under the socket lock (data_ready). */
 	void *srx;			/* xiw_srx_size() */
