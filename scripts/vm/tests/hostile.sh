@@ -23,7 +23,7 @@
 # queue, as nvmet-rdma does):
 #   p2p-accept: a peer-to-peer Request whose RTR never comes must not hold
 #       that queue: a client-server Request right after it is answered
-#       within 5 s although the RTR timeout is 8 s; the lost connection
+#       within 12 s although the RTR timeout is 20 s; the lost connection
 #       reaches the ULP as ESTABLISHED with an error status (est_failed).
 #   dropped-request: a ULP too slow for its listen backlog (1) makes
 #       iw_cm drop CONNECT_REQUESTs: xiw closes those connections
@@ -77,22 +77,22 @@ ddp after-terminate 7498 "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
 
 # Peer-to-peer accept on iw_cm's queue.
 if [ "$VM_IDX" = 1 ]; then
-	echo 8000 > $P/mpa_rtr_timeout_ms
+	echo 20000 > $P/mpa_rtr_timeout_ms
 	load_module "$XIW_CMTEST_KO" role=server port=7495
 	barrier p2p-listen 60
 	barrier p2p-done 120
 	# The lost one: ESTABLISHED with an error once the RTR timeout ran out.
-	check p2p-accept-lost-reported retry 20 grep -q 'est_failed=1 ' $R
+	check p2p-accept-lost-reported retry 40 grep -q 'est_failed=1 ' $R
 	cat $R
 	check p2p-accept-served grep -q '^requests=2 established=1 ' $R
 	rmmod xiw_cmtest
 	echo 2000 > $P/mpa_rtr_timeout_ms
 else
 	barrier p2p-listen 60
-	MIN=4 $MPA no-rtr "$PEER_IP" 7495 > "$OUT/no-rtr.txt" 2>&1 &
+	MIN=10 LIMIT=60 $MPA no-rtr "$PEER_IP" 7495 > "$OUT/no-rtr.txt" 2>&1 &
 	peer=$!
 	sleep 1
-	check p2p-accept-not-blocking env LIMIT=5 $MPA big-client "$PEER_IP" 7495 0 4 4
+	check p2p-accept-not-blocking env LIMIT=12 $MPA big-client "$PEER_IP" 7495 0 4 4
 	check p2p-accept-rtr-peer wait $peer
 	cat "$OUT/no-rtr.txt"
 	barrier p2p-done 120
