@@ -24,4 +24,6 @@ struct xiw_env {
 			     xiw_size len);
 };
 
+XIW_STATIC_ASSERT(sizeof(struct xiw_env) == 2 * sizeof(void *), "xiw_env size");
+
 #endif /* XIW_ENV_H */

@@ -172,6 +172,9 @@ int xiw_mpa_rx_error(const void *rx);
 #endif
 
 XIW_STATIC_ASSERT(sizeof(struct xiw_mpa_policy) == 24, "xiw_mpa_policy size");
+XIW_STATIC_ASSERT(sizeof(struct xiw_mpa_depths) == 8, "xiw_mpa_depths size");
+XIW_STATIC_ASSERT(sizeof(struct xiw_mpa_rx_sink) == 3 * sizeof(void *),
+		  "xiw_mpa_rx_sink size");
 XIW_STATIC_ASSERT(sizeof(struct xiw_mpa_agreed) == 16, "xiw_mpa_agreed size");
 XIW_STATIC_ASSERT(sizeof(struct xiw_mpa_step) == 32, "xiw_mpa_step size");
 XIW_STATIC_ASSERT(XIW_OFFSETOF(struct xiw_mpa_step, timer) == 20,

@@ -165,5 +165,7 @@ XIW_STATIC_ASSERT(sizeof(struct xiw_msg) == 48, "xiw_msg size");
 XIW_STATIC_ASSERT(sizeof(struct xiw_seg) == 56, "xiw_seg size");
 XIW_STATIC_ASSERT(sizeof(struct xiw_term_cause) == 4, "xiw_term_cause size");
 XIW_STATIC_ASSERT(sizeof(struct xiw_iov) == 2 * sizeof(xiw_size), "xiw_iov size");
+XIW_STATIC_ASSERT(sizeof(struct xiw_stream_sink) == 4 * sizeof(void *),
+		  "xiw_stream_sink size");
 
 #endif /* XIW_STREAM_H */

@@ -35,7 +35,8 @@ extern "C" int xiw_mpa_encode(const struct xiw_mpa_frame* f, const void* pd, voi
   xiw::mpa::StartupFrame frame;
   if (f == nullptr || (f->pd_len != 0 && pd == nullptr) || !to_frame_type(f->type, &frame.type))
     return kstd::err::inval;
-  // Bits outside M|C|R|S are not ours to set.
+  // Bits outside M|C|R|S and G (xiw's GSO bit, see include/xiw/mpa.h) are
+  // not ours to set.
   if ((f->flags & ~xiw::mpa::FrameFlags::defined) != 0) return kstd::err::inval;
   frame.flags = xiw::mpa::FrameFlags(f->flags);
   frame.rev = f->rev;

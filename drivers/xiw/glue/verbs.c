@@ -3,9 +3,9 @@
  * ib_device_ops of xiw.
  *
  * Device and port queries, user contexts (siw ABI), protection domains, and
- * the tables of the other objects: CQs (cq.c), QPs (qp.c), connections
- * (cm.c). Kernel QPs and CQs exist and connect; work requests are not
- * processed yet and user-space QPs and CQs are refused.
+ * the tables of the other objects: CQs (cq.c), QPs (qp.c, qp_rx.c,
+ * qp_tx.c), SRQs (srq.c), MRs (mr.c), connections (cm.c), counters
+ * (stats.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
