@@ -93,6 +93,9 @@ MODULE_PARM_DESC(probe, "client: post one receive, SEND where to read, READ 64 o
 static int backlog = 8;
 module_param(backlog, int, 0444);
 MODULE_PARM_DESC(backlog, "server: rdma_listen()'s backlog");
+static bool hello;
+module_param(hello, bool, 0444);
+MODULE_PARM_DESC(hello, "server: SEND \"HELO\" once established; client: check it waits for our first FPDU (MPA fencing)");
 static bool reject_after_accept;
 module_param(reject_after_accept, bool, 0444);
 MODULE_PARM_DESC(reject_after_accept, "server: reject each connection right after accepting it");
@@ -128,6 +131,8 @@ struct cmt_conn {
 	u8 *wbuf;		/* server: source of WINV's WRITE */
 	void *probe_mem[4];	/* client probe=1: freed with the QP */
 	struct ib_qp *orphan_qp;	/* its id went first (see below) */
+	struct ib_cqe hello_cqe;	/* server hello=1 */
+	u8 hello_buf[4];
 };
 
 static struct rdma_cm_id *listen_id;
@@ -901,6 +906,40 @@ static void server_result(void)
 		 est_ird, est_ord, last_pd_len, last_pd_ok, last_ird, last_ord);
 }
 
+static void cmt_hello_sent(struct ib_cq *cq, struct ib_wc *wc)
+{
+	if (wc->status != IB_WC_SUCCESS)
+		pr_err("xiw_cmtest: HELO completed with status %d\n", wc->status);
+}
+
+/*
+ * Server hello=1: a SEND posted the moment the connection is up, before
+ * the client has sent anything. The responder's RNIC must hold it until
+ * the initiator's first FPDU arrived (RFC 5044 section 7.1.2, fencing).
+ */
+static void cmt_send_hello(struct rdma_cm_id *id)
+{
+	struct cmt_conn *c = NULL;
+	struct ib_sge sge;
+	struct ib_send_wr wr = {
+		.sg_list = &sge, .num_sge = 1, .opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+	int i;
+
+	for (i = 0; i < nserved; i++)
+		if (served[i].id == id)
+			c = &served[i];
+	if (!c || !c->has_qp)
+		return;
+	memcpy(c->hello_buf, "HELO", 4);
+	c->hello_cqe.done = cmt_hello_sent;
+	wr.wr_cqe = &c->hello_cqe;
+	sge = (struct ib_sge){ (uintptr_t)c->hello_buf, 4, c->pd->local_dma_lkey };
+	if (ib_post_send(id->qp, &wr, NULL))
+		pr_err("xiw_cmtest: HELO post_send failed\n");
+}
+
 static int server_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 {
 	struct rdma_conn_param cp = {};
@@ -964,6 +1003,8 @@ static int server_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 		established++;
 		est_ird = ev->param.conn.responder_resources;
 		est_ord = ev->param.conn.initiator_depth;
+		if (hello)
+			cmt_send_hello(id);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
 		disconnected++;
@@ -1068,6 +1109,72 @@ out:
 	c->probe_mem[1] = back;
 	c->probe_mem[2] = mem;
 	c->probe_mem[3] = info;
+}
+
+/*
+ * Client hello=1, against a server with hello=1: two receives, 2 s in
+ * which nothing may arrive (the server's HELO waits for our first FPDU),
+ * then a SEND "PING": HELO must come, then PING's echo.
+ * " hello=ok", or " hello=early" or " hello=fail step=S".
+ */
+static void cmt_hello(void)
+{
+	struct cmt_conn *c = &client;
+	u8 *buf = kzalloc(3 * 16, GFP_KERNEL);
+	struct ib_sge rs[2], ss;
+	struct ib_recv_wr rw[2] = {
+		{ .wr_id = 1, .sg_list = &rs[0], .num_sge = 1, .next = &rw[1] },
+		{ .wr_id = 2, .sg_list = &rs[1], .num_sge = 1 },
+	};
+	struct ib_send_wr sw = {
+		.wr_id = 3, .sg_list = &ss, .num_sge = 1, .opcode = IB_WR_SEND,
+		.send_flags = IB_SEND_SIGNALED,
+	};
+	unsigned long end = jiffies + 2 * HZ;
+	const char *step = "post";
+	struct ib_wc wc;
+	int got = 0, n, i;
+
+	if (!buf)
+		goto fail;
+	for (i = 0; i < 2; i++)
+		rs[i] = (struct ib_sge){ (uintptr_t)buf + 16 * i, 16, c->pd->local_dma_lkey };
+	memcpy(buf + 32, "PING", 4);
+	ss = (struct ib_sge){ (uintptr_t)buf + 32, 4, c->pd->local_dma_lkey };
+	if (ib_post_recv(c->id->qp, rw, NULL))
+		goto fail;
+	while (time_before(jiffies, end)) {
+		if (ib_poll_cq(c->cq, 1, &wc) > 0) {
+			strlcat(result, " hello=early", sizeof(result));
+			goto out;
+		}
+		usleep_range(5000, 10000);
+	}
+	step = "send";
+	if (ib_post_send(c->id->qp, &sw, NULL))
+		goto fail;
+	step = "wait";
+	end = jiffies + 10 * HZ;
+	while (got < 3 && time_before(jiffies, end)) {
+		n = ib_poll_cq(c->cq, 1, &wc);
+		if (n <= 0) {
+			usleep_range(1000, 2000);
+			continue;
+		}
+		got++;
+		if (wc.status != IB_WC_SUCCESS)
+			goto fail;
+	}
+	step = "data";
+	if (got == 3 && !memcmp(buf, "HELO", 4) && !memcmp(buf + 16, "PING", 4)) {
+		strlcat(result, " hello=ok", sizeof(result));
+		goto out;
+	}
+fail:
+	snprintf(result + strlen(result), sizeof(result) - strlen(result),
+		 " hello=fail step=%s", step);
+out:
+	c->probe_mem[0] = buf;	/* freed with the QP */
 }
 
 static int client_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
@@ -1176,10 +1283,14 @@ static int __init cmt_init(void)
 	}
 	if (!wait_for_completion_timeout(&client_done, 30 * HZ))
 		strscpy(result, "timeout", sizeof(result));
-	else if (data && !strncmp(result, "established", 11))
-		cmt_data();
-	else if (probe && !strncmp(result, "established", 11))
-		cmt_probe();
+	else if (!strncmp(result, "established", 11)) {
+		if (hello)
+			cmt_hello();
+		if (data)
+			cmt_data();
+		else if (probe)
+			cmt_probe();
+	}
 	return 0;
 }
 

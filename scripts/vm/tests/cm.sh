@@ -191,6 +191,13 @@ run cs-rev2 "" "" "pd_len=16 ird=4 ord=4 frwr=1" \
 	'^established ird=4 ord=4 pd_len=16 pd_ok=1' \
 	'requests=1 established=1 .*pd_len=16 pd_ok=1 ird=4 ord=4' \
 	'rev 2 crc 1 markers 0/0 p2p 0' 'rev 2 crc 1 markers 0/0 p2p 0'
+# MPA fencing (RFC 5044 section 7.1.2): the server's ULP posts a SEND the
+# moment the connection is up; it must not leave before the client's
+# first FPDU. The client (hello=1) sees nothing arrive for 2 s, then HELO
+# after its own first SEND; where the network is captured, the wire check
+# sees the order too.
+SERVER_ARGS=hello=1
+run fence "" "" "hello=1" '^established .*hello=ok' 'requests=1 established=1'
 # IRD and ORD that differ (RFC 6581 section 9.1): the client offers IRD 1,
 # ORD 3; the server's ULP takes ORD 1 (the client's IRD) and IRD 3 (its
 # ORD). Each ULP's ESTABLISHED and each QP get what was agreed, in their
