@@ -1184,7 +1184,7 @@ put:
 	return rc;
 }
 
-void xiw_cm_qp_drop(struct xiw_qp *qp, bool abrupt)
+void xiw_cm_qp_drop(struct xiw_qp *qp)
 {
 	struct xiw_cep *cep;
 

@@ -16,7 +16,12 @@ int xiw_iw_reject(struct iw_cm_id *id, const void *pdata, u8 len);
 int xiw_iw_create_listen(struct iw_cm_id *id, int backlog);
 int xiw_iw_destroy_listen(struct iw_cm_id *id);
 
-/* The QP leaves RTS or is destroyed: close its connection. */
-void xiw_cm_qp_drop(struct xiw_qp *qp, bool abrupt);
+/*
+ * The QP leaves RTS or is destroyed: close its connection. Every close is
+ * the same: TCP's orderly close, or a reset while TCP still holds
+ * zero-copy pages (zcopy.c); iw_cm's graceful and abortive disconnects
+ * (SQD and ERROR) differ only in what the QP does with its queues.
+ */
+void xiw_cm_qp_drop(struct xiw_qp *qp);
 
 #endif /* XIW_CM_H */

@@ -195,7 +195,7 @@ int xiw_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	WRITE_ONCE(qp->state, next);
 	spin_unlock_bh(&qp->lock);
 	if (drop)
-		xiw_cm_qp_drop(qp, next != IB_QPS_SQD);
+		xiw_cm_qp_drop(qp);
 	if (next == IB_QPS_ERR)
 		xiw_qp_kick(qp);	/* the tx work flushes */
 	return 0;
@@ -229,7 +229,7 @@ int xiw_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct xiw_device *xdev = to_xiw_dev(ibqp->device);
 	struct xiw_qp *qp = to_xiw_qp(ibqp);
 
-	xiw_cm_qp_drop(qp, true);
+	xiw_cm_qp_drop(qp);
 	xa_erase(&xdev->qps, ibqp->qp_num);
 	/* The core frees the QP when we return: wait for the CM's references. */
 	xiw_qp_put(qp);

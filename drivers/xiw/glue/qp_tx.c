@@ -572,7 +572,7 @@ out:
 	if (drop) {
 		if (READ_ONCE(qp->state) != IB_QPS_ERR)
 			xiw_qp_to_error(qp);
-		xiw_cm_qp_drop(qp, true);
+		xiw_cm_qp_drop(qp);
 	}
 }
 
