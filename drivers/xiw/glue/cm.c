@@ -79,6 +79,12 @@ struct xiw_cep {
 
 static struct workqueue_struct *xiw_cm_wq;
 static atomic_t xiw_cep_count = ATOMIC_INIT(0);
+/*
+ * A connection's cm_id->provider_data and the reference it stands for: a
+ * downcall (accept, reject) may race with the work that ends the
+ * connection and clears it.
+ */
+static DEFINE_SPINLOCK(xiw_cm_id_lock);
 
 static void xiw_cep_release(struct kref *ref)
 {
@@ -280,13 +286,41 @@ static struct socket *xiw_cm_socket(struct xiw_device *xdev,
 
 /* ---- events to the ULP ---------------------------------------------------- */
 
+/* The cep a connection's cm_id names, with a reference of the caller's. */
+static struct xiw_cep *xiw_cep_of(struct iw_cm_id *id)
+{
+	struct xiw_cep *cep;
+
+	spin_lock_bh(&xiw_cm_id_lock);
+	cep = id->provider_data;
+	if (cep)
+		kref_get(&cep->ref);
+	spin_unlock_bh(&xiw_cm_id_lock);
+	return cep;
+}
+
+/* Forgets the cep; its reference, if any, is the caller's to drop. */
+static void xiw_cm_id_clear(struct iw_cm_id *id)
+{
+	spin_lock_bh(&xiw_cm_id_lock);
+	id->provider_data = NULL;
+	spin_unlock_bh(&xiw_cm_id_lock);
+}
+
+/*
+ * No more events to this cm_id. Its reference on the cep goes; every
+ * caller holds one of its own, so the cep outlives the call.
+ */
 static void xiw_cep_drop_cm_id(struct xiw_cep *cep)
 {
-	if (cep->cm_id) {
-		cep->cm_id->provider_data = NULL;
-		cep->cm_id->rem_ref(cep->cm_id);
-		cep->cm_id = NULL;
-	}
+	struct iw_cm_id *id = cep->cm_id;
+
+	if (!id)
+		return;
+	xiw_cm_id_clear(id);
+	cep->cm_id = NULL;
+	id->rem_ref(id);
+	xiw_cep_put(cep);	/* the cm_id's, from xiw_cep_bind_qp() */
 }
 
 /*
@@ -989,13 +1023,16 @@ static int xiw_cep_bind_qp(struct xiw_cep *cep, struct iw_cm_id *id, u32 qpn)
 	cep->qp = qp;
 	cep->cm_id = id;
 	id->add_ref(id);
+	kref_get(&cep->ref);	/* the cm_id's provider_data */
+	spin_lock_bh(&xiw_cm_id_lock);
 	id->provider_data = cep;
+	spin_unlock_bh(&xiw_cm_id_lock);
 	return 0;
 }
 
 int xiw_iw_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 {
-	struct xiw_cep *cep = id->provider_data;
+	struct xiw_cep *cep = xiw_cep_of(id);
 	struct xiw_mpa_step s;
 	int rc;
 
@@ -1008,8 +1045,11 @@ int xiw_iw_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 		goto out;
 	}
 	rc = xiw_cep_bind_qp(cep, id, p->qpn);
-	if (rc)
+	if (rc) {
+		/* iw_cm gives up the cm_id: the connection goes too. */
+		xiw_cep_finish(cep, rc);
 		goto out;
+	}
 	xiw_cep_unlink_child(cep);
 	xiw_depths(&cep->depths, p);
 	xiw_mpa_hs_accept(cep->hs, &cep->depths, p->private_data,
@@ -1038,10 +1078,11 @@ int xiw_iw_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 		xiw_cep_drop_cm_id(cep);
 	}
 out:
+	if (rc)
+		xiw_cm_id_clear(id);
 	mutex_unlock(&cep->lock);
 	xiw_cep_put(cep);	/* the CONNECT_REQUEST's */
-	if (rc)
-		id->provider_data = NULL;
+	xiw_cep_put(cep);	/* ours */
 	return rc;
 }
 
@@ -1053,16 +1094,16 @@ out:
  */
 int xiw_iw_reject(struct iw_cm_id *id, const void *pdata, u8 len)
 {
-	struct xiw_cep *cep = id->provider_data;
+	struct xiw_cep *cep = xiw_cep_of(id);
 	struct xiw_mpa_step s;
 	bool accepted;
 
 	if (!cep)
 		return -EINVAL;
-	id->provider_data = NULL;
-	kref_get(&cep->ref);	/* across the finish */
 	mutex_lock(&cep->lock);
 	accepted = cep->cm_id == id;
+	if (!accepted)
+		xiw_cm_id_clear(id);
 	if (!accepted && cep->state == XIW_CEP_MPA &&
 	    xiw_mpa_hs_state(cep->hs) == XIW_MPA_HS_AWAIT_ULP) {
 		xiw_mpa_hs_reject(cep->hs, pdata, len, &s);
