@@ -133,6 +133,7 @@ struct cmt_conn {
 	struct ib_qp *orphan_qp;	/* its id went first (see below) */
 	struct ib_cqe hello_cqe;	/* server hello=1 */
 	u8 hello_buf[4];
+	void *hello_mem;	/* client hello=1: freed with the QP */
 };
 
 static struct rdma_cm_id *listen_id;
@@ -264,6 +265,7 @@ static void cmt_free(struct cmt_conn *c)
 	kvfree(c->wbuf);
 	for (i = 0; i < ARRAY_SIZE(c->probe_mem); i++)
 		kfree(c->probe_mem[i]);
+	kfree(c->hello_mem);
 }
 
 static void cmt_fill(u8 *p, u32 len, u32 seed)
@@ -1174,7 +1176,7 @@ fail:
 	snprintf(result + strlen(result), sizeof(result) - strlen(result),
 		 " hello=fail step=%s", step);
 out:
-	c->probe_mem[0] = buf;	/* freed with the QP */
+	c->hello_mem = buf;
 }
 
 static int client_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)

@@ -61,9 +61,9 @@ class Stream:
         self.s = sock
         self.buf = b""
 
-    def read_exact(self, n):
+    def read_exact(self, n, timeout=LIMIT):
         while len(self.buf) < n:
-            self.s.settimeout(LIMIT)
+            self.s.settimeout(timeout)
             chunk = self.s.recv(65536)
             if not chunk:
                 raise EOFError("closed")
@@ -80,8 +80,8 @@ class Stream:
     def send_ulpdu(self, ulpdu, bad_crc=False):
         self.s.sendall(self.frame(ulpdu, bad_crc))
 
-    def recv_ulpdu(self):
-        head = self.read_exact(2)
+    def recv_ulpdu(self, timeout=LIMIT):
+        head = self.read_exact(2, timeout)
         n = struct.unpack(">H", head)[0]
         body = self.read_exact(n + (-(n + 2) % 4))
         crc = self.read_exact(4)
@@ -157,9 +157,8 @@ def outcome(st, settle):
     t0 = time.monotonic()
     try:
         while time.monotonic() - t0 < settle:
-            st.s.settimeout(max(0.1, settle - (time.monotonic() - t0)))
             try:
-                u = st.recv_ulpdu()
+                u = st.recv_ulpdu(max(0.1, settle - (time.monotonic() - t0)))
             except (socket.timeout, TimeoutError):
                 return None
             op, f = describe(u)

@@ -6,9 +6,11 @@
                                       accept, read the MPA Request, never reply
                                       (READY: a file created once listening)
   mpa_peer.py silent-client HOST PORT connect, never send the Request
-  mpa_peer.py no-rtr HOST PORT        send a peer-to-peer Request (RFC 6581,
-                                      WRITE RTR offered), read the Reply,
-                                      never send the RTR
+  mpa_peer.py no-rtr HOST PORT [READY]
+                                      send a peer-to-peer Request (RFC 6581,
+                                      WRITE RTR offered), read the Reply
+                                      (READY: a file created then), never
+                                      send the RTR
   mpa_peer.py greedy-server PORT [READY]
                                       accept, read the enhanced Request and
                                       reply with an ORD above any IRD; expect
@@ -114,7 +116,7 @@ def silent_client(host, port):
     return report("silent-client", wait_close(s, time.monotonic()))
 
 
-def no_rtr(host, port):
+def no_rtr(host, port, ready=None):
     s = socket.create_connection((host, port), timeout=LIMIT)
     # C and S flags, Rev 2, PD_Length 4: A | IRD 4, C (WRITE RTR) | ORD 4.
     s.sendall(REQ_KEY + bytes([0x50, 2]) + struct.pack(">HHH", 4, 0x8004, 0x8004))
@@ -126,6 +128,8 @@ def no_rtr(host, port):
         pd = read_exact(s, pd_len)
         ok = len(pd) >= 4 and pd[0] & 0x80  # A echoed
     print(f"no-rtr: peer-to-peer Reply {'seen' if ok else 'missing'}")
+    if ready:
+        open(ready, "w").close()
     return report("no-rtr", wait_close(s, t0)) or (0 if ok else 1)
 
 
@@ -235,7 +239,7 @@ def main():
     if mode == "silent-client":
         return silent_client(args[0], int(args[1]))
     if mode == "no-rtr":
-        return no_rtr(args[0], int(args[1]))
+        return no_rtr(args[0], int(args[1]), args[2] if len(args) > 2 else None)
     if mode == "greedy-server":
         return greedy_server(int(args[0]), args[1] if len(args) > 1 else None)
     if mode == "big-client":
