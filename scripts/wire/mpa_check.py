@@ -34,7 +34,10 @@ summed per 4-tuple, as tshark keys them.
 Prints one line per connection and a summary "N connections, N FPDUs,
 N errors"; exits 1 on any error. With --fpdus it also prints, per
 direction, "fpdus SRC:PORT DST:PORT N" for comparison with tshark, and
-"markers SRC:PORT DST:PORT" for each connection with Markers.
+"markers SRC:PORT DST:PORT" for each connection with Markers, and
+"retransmitted SRC:PORT DST:PORT" for each other one where a TCP segment
+repeated octets already seen (tshark's reassembly may lose the FPDU
+framing there); this checker checks the CRCs of both kinds itself.
 """
 import struct
 import sys
@@ -107,6 +110,7 @@ class Direction:
         self.segs = {}          # relative seq -> (time, payload), first copy wins
         self.data = b""
         self.times = []         # (offset, time) of each segment start
+        self.overlap = False    # a segment repeated octets seen before
 
     def add(self, t, seq, flags, payload):
         if flags & 0x02:        # SYN
@@ -115,7 +119,9 @@ class Direction:
         if self.isn is None or not payload:
             return
         rel = (seq - self.isn - 1) & 0xFFFFFFFF
-        if rel not in self.segs:
+        if rel in self.segs:
+            self.overlap = True         # a retransmission
+        else:
             self.segs[rel] = (t, payload)
 
     def assemble(self):
@@ -124,6 +130,8 @@ class Direction:
             t, p = self.segs[rel]
             if rel > len(out):
                 break           # a hole: the capture missed bytes
+            if rel < len(out):
+                self.overlap = True     # a retransmission
             if rel + len(p) > len(out):
                 self.times.append((len(out), t))
                 out += p[len(out) - rel:]
@@ -338,8 +346,10 @@ def check_conn(name, ini, rsp, rep):
     elif rq_enh is not None and rq_enh["A"] and rp_rev == 2:
         rep.error(name, "Rev 2 Reply without S to an enhanced Request")
     # tshark checks CRCs, but frames Markers only where TCP segments hold
-    # whole FPDUs: connections with Markers get their CRCs checked here.
-    crc = bool((rq_flags | rp_flags) & C) and bool((rq_flags | rp_flags) & M)
+    # whole FPDUs, and may lose an FPDU's framing where a retransmission
+    # overlaps it: those connections get their CRCs checked here.
+    crc = bool((rq_flags | rp_flags) & C) and (bool((rq_flags | rp_flags) & M) or
+                                               ini.overlap or rsp.overlap)
     try:
         fi = fpdus(ini.data, ini_end, bool(rp_flags & M), crc)
         fr = fpdus(rsp.data, rsp_end, bool(rq_flags & M), crc)
@@ -393,6 +403,7 @@ def main():
     conns = nfpdu = 0
     counts = {}  # per TCP 4-tuple, as tshark counts
     marked = []
+    retransmitted = []
     for key in order:
         ini = dirs[key]
         if not ini.data.startswith(KEY_REQ):
@@ -404,6 +415,8 @@ def main():
         conns += 1
         if with_markers(ini, rsp):
             marked.append(key)
+        elif ini.overlap or rsp.overlap:
+            retransmitted.append(key)
         if res:
             line, a, b = res
             rep.lines.append(line)
@@ -415,6 +428,8 @@ def main():
     if "--fpdus" in sys.argv:
         for s, sp, d, dp, _ in marked:
             print(f"markers {s}:{sp} {d}:{dp}")
+        for s, sp, d, dp, _ in retransmitted:
+            print(f"retransmitted {s}:{sp} {d}:{dp}")
         for (s, sp, d, dp), n in counts.items():
             print(f"fpdus {s}:{sp} {d}:{dp} {n}")
     print(f"{conns} connections, {nfpdu} FPDUs, {rep.errors} errors")
