@@ -81,6 +81,8 @@ if [ "$VM_IDX" = 1 ]; then
 	barrier listen 60
 	barrier request-done 120
 	check request-no-ulp-event grep -q '^requests=0 ' $R
+	# The next peer only now: its Request reaches the ULP at once.
+	barrier request-checked 60
 	barrier rtr-done 120
 	cat $R
 	check rtr-not-established grep -q '^requests=1 established=0 ' $R
@@ -89,6 +91,7 @@ else
 	barrier listen 60
 	check request-peer env MIN=1 $PEER silent-client "$PEER_IP" 7471
 	barrier request-done 120
+	barrier request-checked 60
 	check rtr-peer env MIN=1 $PEER no-rtr "$PEER_IP" 7471
 	barrier rtr-done 120
 fi
