@@ -61,7 +61,10 @@ struct xiw_cep {
 	spinlock_t children_lock;
 	struct work_struct work;
 	struct delayed_work timer;
-	bool accepting;		/* inside xiw_iw_accept(): failures go to it */
+	bool quiet;		/* no events: inside xiw_iw_accept() (its
+				 * failure goes to accept_rc), or ending
+				 * where iw_cm takes none
+				 */
 	int accept_rc;		/* the failure xiw_iw_accept() returns */
 	void (*saved_data_ready)(struct sock *sk);
 	void (*saved_state_change)(struct sock *sk);
@@ -463,7 +466,7 @@ static void xiw_cep_finish(struct xiw_cep *cep, int err)
 	} else if (cep->initiator && cep->cm_id) {
 		xiw_cep_event(cep, cep->cm_id, IW_CM_EVENT_CONNECT_REPLY,
 			      err ? err : -ECONNRESET, false);
-	} else if (!cep->initiator && cep->cm_id && cep->accepting) {
+	} else if (!cep->initiator && cep->cm_id && cep->quiet) {
 		/* Inside the accept call: it fails, and no events follow. */
 		cep->accept_rc = err ? err : -ECONNRESET;
 		return;
@@ -478,6 +481,19 @@ static void xiw_cep_finish(struct xiw_cep *cep, int err)
 			      err ? err : -ECONNRESET, false);
 		xiw_cep_event(cep, cep->cm_id, IW_CM_EVENT_CLOSE, 0, false);
 	}
+	xiw_cep_drop_cm_id(cep);
+}
+
+/*
+ * The end of a responder's connection where iw_cm expects no event: a
+ * failed accept, or a reject.
+ */
+static void xiw_cep_finish_quietly(struct xiw_cep *cep, int err)
+{
+	cep->reported = false;
+	cep->quiet = true;
+	xiw_cep_finish(cep, err);
+	cep->quiet = false;
 	xiw_cep_drop_cm_id(cep);
 }
 
@@ -1054,10 +1070,10 @@ int xiw_iw_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 	xiw_depths(&cep->depths, p);
 	xiw_mpa_hs_accept(cep->hs, &cep->depths, p->private_data,
 			  p->private_data_len, &s);
-	cep->accepting = true;
+	cep->quiet = true;
 	cep->accept_rc = 0;
 	xiw_cep_step(cep, &s);
-	cep->accepting = false;
+	cep->quiet = false;
 	rc = cep->accept_rc;
 	if (!rc && xiw_mpa_hs_state(cep->hs) == XIW_MPA_HS_AWAIT_RTR) {
 		/*
@@ -1069,14 +1085,9 @@ int xiw_iw_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p)
 	} else if (!rc && cep->state != XIW_CEP_CONNECTED) {
 		rc = xiw_mpa_hs_error(cep->hs) ?: -ECONNRESET;
 	}
-	if (rc) {
-		/* An error on accept precludes provider events. */
-		cep->reported = false;
-		cep->accepting = true;
-		xiw_cep_finish(cep, rc);
-		cep->accepting = false;
-		xiw_cep_drop_cm_id(cep);
-	}
+	/* An error on accept precludes provider events. */
+	if (rc)
+		xiw_cep_finish_quietly(cep, rc);
 out:
 	if (rc)
 		xiw_cm_id_clear(id);
@@ -1109,11 +1120,7 @@ int xiw_iw_reject(struct iw_cm_id *id, const void *pdata, u8 len)
 		xiw_mpa_hs_reject(cep->hs, pdata, len, &s);
 		xiw_cep_step(cep, &s);
 	}
-	cep->reported = false;
-	cep->accepting = true;	/* no events */
-	xiw_cep_finish(cep, -ECONNREFUSED);
-	cep->accepting = false;
-	xiw_cep_drop_cm_id(cep);
+	xiw_cep_finish_quietly(cep, -ECONNREFUSED);
 	mutex_unlock(&cep->lock);
 	if (!accepted)
 		xiw_cep_put(cep);	/* the CONNECT_REQUEST's */
