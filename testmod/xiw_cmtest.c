@@ -1133,9 +1133,10 @@ static void cmt_hello(void)
 		.send_flags = IB_SEND_SIGNALED,
 	};
 	unsigned long end = jiffies + 2 * HZ;
+	struct cmt_check t = { .c = c };
 	const char *step = "post";
-	struct ib_wc wc;
-	int got = 0, n, i;
+	struct ib_wc wc[3];
+	int i;
 
 	if (!buf)
 		goto fail;
@@ -1146,7 +1147,7 @@ static void cmt_hello(void)
 	if (ib_post_recv(c->id->qp, rw, NULL))
 		goto fail;
 	while (time_before(jiffies, end)) {
-		if (ib_poll_cq(c->cq, 1, &wc) > 0) {
+		if (ib_poll_cq(c->cq, 1, wc) > 0) {
 			strlcat(result, " hello=early", sizeof(result));
 			goto out;
 		}
@@ -1156,19 +1157,10 @@ static void cmt_hello(void)
 	if (ib_post_send(c->id->qp, &sw, NULL))
 		goto fail;
 	step = "wait";
-	end = jiffies + 10 * HZ;
-	while (got < 3 && time_before(jiffies, end)) {
-		n = ib_poll_cq(c->cq, 1, &wc);
-		if (n <= 0) {
-			usleep_range(1000, 2000);
-			continue;
-		}
-		got++;
-		if (wc.status != IB_WC_SUCCESS)
-			goto fail;
-	}
+	if (cmt_wait(&t, 3, wc))
+		goto fail;
 	step = "data";
-	if (got == 3 && !memcmp(buf, "HELO", 4) && !memcmp(buf + 16, "PING", 4)) {
+	if (!memcmp(buf, "HELO", 4) && !memcmp(buf + 16, "PING", 4)) {
 		strlcat(result, " hello=ok", sizeof(result));
 		goto out;
 	}

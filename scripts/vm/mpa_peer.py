@@ -53,6 +53,11 @@ LIMIT = float(os.environ.get("LIMIT", "30"))
 MIN = float(os.environ.get("MIN", "0"))
 
 
+def request(pd, flags=0x50):
+    """An MPA Request (C and S, Rev 2 by default) carrying PD."""
+    return REQ_KEY + bytes([flags, 2]) + struct.pack(">H", len(pd)) + pd
+
+
 def wait_close(s, t0):
     """Seconds until the peer closes (EOF or reset), or None at LIMIT."""
     s.settimeout(0.5)
@@ -119,7 +124,7 @@ def silent_client(host, port):
 def no_rtr(host, port, ready=None):
     s = socket.create_connection((host, port), timeout=LIMIT)
     # C and S flags, Rev 2, PD_Length 4: A | IRD 4, C (WRITE RTR) | ORD 4.
-    s.sendall(REQ_KEY + bytes([0x50, 2]) + struct.pack(">HHH", 4, 0x8004, 0x8004))
+    s.sendall(request(struct.pack(">HH", 0x8004, 0x8004)))
     t0 = time.monotonic()
     head = read_exact(s, 20)
     ok = head[:16] == REP_KEY and head[17] == 2
@@ -180,7 +185,7 @@ def big_client(host, port, ulp_len, ird, ord_):
     s = socket.create_connection((host, port), timeout=LIMIT)
     # C and S, Rev 2; A = 0 | IRD, C = D = 0 | ORD.
     pd = struct.pack(">HH", ird, ord_) + bytes((i * 7 + 1) & 0xFF for i in range(ulp_len))
-    s.sendall(REQ_KEY + bytes([0x50, 2]) + struct.pack(">H", len(pd)) + pd)
+    s.sendall(request(pd))
     t0 = time.monotonic()
     try:
         head = read_exact(s, 20)
@@ -213,8 +218,7 @@ def request_clients(host, port, n):
     socks = []
     for _ in range(n):
         s = socket.create_connection((host, port), timeout=LIMIT)
-        pd = struct.pack(">HH", 4, 4)
-        s.sendall(REQ_KEY + bytes([0x50, 2]) + struct.pack(">H", len(pd)) + pd)
+        s.sendall(request(struct.pack(">HH", 4, 4)))
         socks.append(s)
     t0 = time.monotonic()
     rc = 0
