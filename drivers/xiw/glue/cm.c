@@ -21,6 +21,7 @@
 #include <linux/net.h>
 #include <linux/slab.h>
 #include <linux/tcp.h>
+#include <linux/xarray.h>
 #include <net/ipv6.h>
 #include <net/sock.h>
 #include <net/tcp.h>
@@ -44,6 +45,7 @@ enum xiw_cep_state {
 struct xiw_cep {
 	struct kref ref;
 	struct mutex lock;
+	u32 handle;		/* its index in xiw_ceps, what iw_cm holds */
 	struct xiw_device *xdev;
 	enum xiw_cep_state state;
 	bool initiator;
@@ -83,16 +85,22 @@ struct xiw_cep {
 static struct workqueue_struct *xiw_cm_wq;
 static atomic_t xiw_cep_count = ATOMIC_INIT(0);
 /*
- * A connection's cm_id->provider_data and the reference it stands for: a
- * downcall (accept, reject) may race with the work that ends the
- * connection and clears it.
+ * Every cep by handle. iw_cm's cm_id->provider_data holds a handle, never
+ * a pointer: a CONNECT_REQUEST that iw_cm drops (its listener is being
+ * destroyed) is never answered, so nothing it carries may keep a cep
+ * alive or point at one that is gone. A downcall finds the cep, if it
+ * still exists, with xiw_cep_get(); xa_lock (taken _bh: the last put may
+ * come from a socket callback) orders that with the cep's release.
  */
+static DEFINE_XARRAY_FLAGS(xiw_ceps, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
+/* cm_id->provider_data: a downcall may race with the work that clears it. */
 static DEFINE_SPINLOCK(xiw_cm_id_lock);
 
 static void xiw_cep_release(struct kref *ref)
 {
 	struct xiw_cep *cep = container_of(ref, struct xiw_cep, ref);
 
+	xa_erase_bh(&xiw_ceps, cep->handle);
 	kfree(cep->hs);
 	kfree(cep->tx);
 	kfree(cep->rx);
@@ -135,7 +143,30 @@ static struct xiw_cep *xiw_cep_alloc(struct xiw_device *xdev)
 	INIT_WORK(&cep->work, xiw_cep_work);
 	INIT_DELAYED_WORK(&cep->timer, xiw_cep_timeout);
 	cep->xdev = xdev;
+	if (xa_alloc_bh(&xiw_ceps, &cep->handle, cep, xa_limit_31b,
+			GFP_KERNEL)) {
+		xiw_cep_put(cep);
+		return NULL;
+	}
 	return cep;
+}
+
+/* The cep a handle names, with a reference; NULL if it is gone. */
+static struct xiw_cep *xiw_cep_get(unsigned long handle)
+{
+	struct xiw_cep *cep;
+
+	xa_lock_bh(&xiw_ceps);
+	cep = xa_load(&xiw_ceps, handle);
+	if (cep && !kref_get_unless_zero(&cep->ref))
+		cep = NULL;
+	xa_unlock_bh(&xiw_ceps);
+	return cep;
+}
+
+static void *xiw_cep_handle(const struct xiw_cep *cep)
+{
+	return (void *)(unsigned long)cep->handle;
 }
 
 static void xiw_cep_queue(struct xiw_cep *cep)
@@ -174,8 +205,7 @@ static void xiw_cm_sk_data_ready(struct sock *sk)
 
 /*
  * Room in the send buffer: the QP's transmit continues. Nothing else
- * waits on these sockets, so the previous callback (for an accepted
- * socket, the listener's, which is this one) is not chained.
+ * waits on these sockets, so the previous callback is not chained.
  */
 static void xiw_cm_sk_write_space(struct sock *sk)
 {
@@ -192,15 +222,23 @@ static void xiw_cm_sk_write_space(struct sock *sk)
 	read_unlock(&sk->sk_callback_lock);
 }
 
-static void xiw_cep_attach(struct xiw_cep *cep, struct socket *s)
+/*
+ * The socket's callbacks become ours until xiw_cep_close_sock() puts back
+ * the saved ones. An accepted socket (@l, its listener) was born with
+ * copies of the listener's, which are ours: it gets the listener's saved
+ * ones back instead, so that no socket that outlives its cep, or this
+ * module, still points into our code.
+ */
+static void xiw_cep_attach(struct xiw_cep *cep, struct socket *s,
+			   const struct xiw_cep *l)
 {
 	struct sock *sk = s->sk;
 
 	kref_get(&cep->ref);	/* held by sk_user_data */
 	write_lock_bh(&sk->sk_callback_lock);
-	cep->saved_data_ready = sk->sk_data_ready;
-	cep->saved_state_change = sk->sk_state_change;
-	cep->saved_write_space = sk->sk_write_space;
+	cep->saved_data_ready = l ? l->saved_data_ready : sk->sk_data_ready;
+	cep->saved_state_change = l ? l->saved_state_change : sk->sk_state_change;
+	cep->saved_write_space = l ? l->saved_write_space : sk->sk_write_space;
 	sk->sk_user_data = cep;
 	sk->sk_data_ready = xiw_cm_sk_data_ready;
 	sk->sk_state_change = xiw_cm_sk_event;
@@ -218,6 +256,10 @@ static void xiw_cep_close_sock(struct xiw_cep *cep)
 	if (!s)
 		return;
 	sk = s->sk;
+	/* The socket may outlive this module (xiw_cep_attach()). */
+	WARN_ON_ONCE(cep->saved_data_ready == xiw_cm_sk_data_ready ||
+		     cep->saved_state_change == xiw_cm_sk_event ||
+		     cep->saved_write_space == xiw_cm_sk_write_space);
 	write_lock_bh(&sk->sk_callback_lock);
 	sk->sk_data_ready = cep->saved_data_ready;
 	sk->sk_state_change = cep->saved_state_change;
@@ -289,20 +331,25 @@ static struct socket *xiw_cm_socket(struct xiw_device *xdev,
 
 /* ---- events to the ULP ---------------------------------------------------- */
 
-/* The cep a connection's cm_id names, with a reference of the caller's. */
+/* The cep a cm_id names, with a reference of the caller's; NULL if gone. */
 static struct xiw_cep *xiw_cep_of(struct iw_cm_id *id)
 {
-	struct xiw_cep *cep;
+	unsigned long handle;
 
 	spin_lock_bh(&xiw_cm_id_lock);
-	cep = id->provider_data;
-	if (cep)
-		kref_get(&cep->ref);
+	handle = (unsigned long)id->provider_data;
 	spin_unlock_bh(&xiw_cm_id_lock);
-	return cep;
+	return handle ? xiw_cep_get(handle) : NULL;
 }
 
-/* Forgets the cep; its reference, if any, is the caller's to drop. */
+static void xiw_cm_id_set(struct iw_cm_id *id, struct xiw_cep *cep)
+{
+	spin_lock_bh(&xiw_cm_id_lock);
+	id->provider_data = xiw_cep_handle(cep);
+	spin_unlock_bh(&xiw_cm_id_lock);
+}
+
+/* Forgets the cep; a reference that came with it is the caller's to drop. */
 static void xiw_cm_id_clear(struct iw_cm_id *id)
 {
 	spin_lock_bh(&xiw_cm_id_lock);
@@ -350,7 +397,7 @@ static int xiw_cep_event(struct xiw_cep *cep, struct iw_cm_id *id,
 	if (type == IW_CM_EVENT_CONNECT_REQUEST || with_pd)
 		xiw_mpa_hs_peer_frame(cep->hs, &f, &pd);
 	if (type == IW_CM_EVENT_CONNECT_REQUEST) {
-		ev.provider_data = cep;
+		ev.provider_data = xiw_cep_handle(cep);
 		/*
 		 * The peer's IRD and ORD, as siw reports them: rdma_cm hands
 		 * ird on as the listener's initiator_depth (its ORD may not
@@ -588,15 +635,14 @@ static void xiw_cep_connect_request(struct xiw_cep *cep)
 		xiw_cep_finish(cep, -ECONNABORTED);
 		return;
 	}
-	kref_get(&cep->ref);	/* the new cm_id's provider_data */
+	/* The event carries the cep's handle, and no reference. */
 	if (xiw_cep_event(cep, lid, IW_CM_EVENT_CONNECT_REQUEST, 0, true)) {
 		/*
 		 * iw_cm dropped the Request (the listener's backlog of
 		 * events is used up): no cm_id will ever accept or reject
-		 * it, so its reference and the connection go here.
+		 * it, so the connection goes here.
 		 */
 		xiw_stat_inc(cep->xdev, XIW_STAT_CM_REQ_DROPPED);
-		xiw_cep_put(cep);
 		xiw_cep_finish(cep, -ECONNREFUSED);
 	}
 	lid->rem_ref(lid);
@@ -884,7 +930,7 @@ static void xiw_cep_listen_work(struct xiw_cep *l)
 		spin_unlock(&l->children_lock);
 		/* Listener, then child: a child never takes its listener's lock. */
 		mutex_lock_nested(&cep->lock, SINGLE_DEPTH_NESTING);
-		xiw_cep_attach(cep, ns);
+		xiw_cep_attach(cep, ns, l);
 		cep->state = XIW_CEP_MPA;
 		xiw_mpa_hs_listen(cep->hs, &s);
 		xiw_cep_step(cep, &s);
@@ -965,15 +1011,15 @@ int xiw_iw_create_listen(struct iw_cm_id *id, int backlog)
 	cep->state = XIW_CEP_LISTEN;
 	cep->cm_id = id;
 	id->add_ref(id);
-	id->provider_data = cep;
-	xiw_cep_attach(cep, s);
+	xiw_cm_id_set(id, cep);
+	xiw_cep_attach(cep, s, NULL);
 	mutex_unlock(&cep->lock);
 	return 0;
 }
 
 int xiw_iw_destroy_listen(struct iw_cm_id *id)
 {
-	struct xiw_cep *l = id->provider_data, *cep;
+	struct xiw_cep *l = xiw_cep_of(id), *cep;
 
 	if (!l)
 		return 0;
@@ -983,10 +1029,16 @@ int xiw_iw_destroy_listen(struct iw_cm_id *id)
 	spin_lock(&l->children_lock);
 	l->cm_id = NULL;
 	spin_unlock(&l->children_lock);
-	id->provider_data = NULL;
+	xiw_cm_id_clear(id);
 	id->rem_ref(id);
 	mutex_unlock(&l->lock);
-	/* Connections no ULP has seen yet go with the listener. */
+	/*
+	 * Connections no ULP has seen yet go with the listener. One whose
+	 * Request iw_cm has may have reached its ULP, which may still
+	 * accept it; or iw_cm drops the event with the listener, and the
+	 * connection ends at the ULP timeout, a close by the peer, or the
+	 * device's removal (xiw_cm_device_gone()).
+	 */
 	for (;;) {
 		spin_lock(&l->children_lock);
 		cep = list_first_entry_or_null(&l->children, struct xiw_cep,
@@ -1009,7 +1061,8 @@ int xiw_iw_destroy_listen(struct iw_cm_id *id)
 		xiw_cep_put(cep);
 	}
 	flush_workqueue(xiw_cm_wq);
-	xiw_cep_put(l);
+	xiw_cep_put(l);		/* ours */
+	xiw_cep_put(l);		/* create_listen's */
 	return 0;
 }
 
@@ -1039,10 +1092,8 @@ static int xiw_cep_bind_qp(struct xiw_cep *cep, struct iw_cm_id *id, u32 qpn)
 	cep->qp = qp;
 	cep->cm_id = id;
 	id->add_ref(id);
-	kref_get(&cep->ref);	/* the cm_id's provider_data */
-	spin_lock_bh(&xiw_cm_id_lock);
-	id->provider_data = cep;
-	spin_unlock_bh(&xiw_cm_id_lock);
+	kref_get(&cep->ref);	/* the cm_id's, while events may follow */
+	xiw_cm_id_set(id, cep);
 	return 0;
 }
 
@@ -1092,7 +1143,6 @@ out:
 	if (rc)
 		xiw_cm_id_clear(id);
 	mutex_unlock(&cep->lock);
-	xiw_cep_put(cep);	/* the CONNECT_REQUEST's */
 	xiw_cep_put(cep);	/* ours */
 	return rc;
 }
@@ -1101,7 +1151,7 @@ out:
  * Before accept: the Reject goes out. After a successful accept (the
  * cm_id is bound to the cep; iw_cm allows a reject until ESTABLISHED),
  * the connection just closes: iw_cm has left CONN_RECV and takes no more
- * events, and the CONNECT_REQUEST's reference went with the accept.
+ * events.
  */
 int xiw_iw_reject(struct iw_cm_id *id, const void *pdata, u8 len)
 {
@@ -1122,8 +1172,6 @@ int xiw_iw_reject(struct iw_cm_id *id, const void *pdata, u8 len)
 	}
 	xiw_cep_finish_quietly(cep, -ECONNREFUSED);
 	mutex_unlock(&cep->lock);
-	if (!accepted)
-		xiw_cep_put(cep);	/* the CONNECT_REQUEST's */
 	xiw_cep_put(cep);
 	return 0;
 }
@@ -1153,7 +1201,7 @@ static int xiw_cep_dial(struct xiw_cep *cep, u32 timeout_ms)
 		return rc;
 	}
 	cep->state = XIW_CEP_CONNECTING;
-	xiw_cep_attach(cep, s);
+	xiw_cep_attach(cep, s, NULL);
 	rc = kernel_connect(s, (struct sockaddr *)&id->remote_addr,
 			    sizeof(id->remote_addr), O_NONBLOCK);
 	if (rc && rc != -EINPROGRESS)
@@ -1263,6 +1311,38 @@ int xiw_cm_init(void)
 {
 	xiw_cm_wq = alloc_workqueue("xiw_cm", WQ_MEM_RECLAIM, 0);
 	return xiw_cm_wq ? 0 : -ENOMEM;
+}
+
+/*
+ * The device is going (its dealloc, after every ULP let go of it): each
+ * connection still on it ends. What is left here is a Request no ULP will
+ * answer (iw_cm dropped it with its listener); nothing may outlive the
+ * device, which the cep's work would otherwise touch.
+ */
+void xiw_cm_device_gone(struct xiw_device *xdev)
+{
+	unsigned long i = 0;
+	struct xiw_cep *cep;
+
+	for (;; i++) {
+		xa_lock_bh(&xiw_ceps);
+		cep = xa_find(&xiw_ceps, &i, ULONG_MAX, XA_PRESENT);
+		if (!cep) {
+			xa_unlock_bh(&xiw_ceps);
+			break;
+		}
+		if (!kref_get_unless_zero(&cep->ref))
+			cep = NULL;	/* being released */
+		xa_unlock_bh(&xiw_ceps);
+		if (!cep)
+			continue;
+		mutex_lock(&cep->lock);
+		if (cep->xdev == xdev && !cep->cm_id)
+			xiw_cep_finish(cep, -ENODEV);
+		mutex_unlock(&cep->lock);
+		xiw_cep_put(cep);
+	}
+	flush_workqueue(xiw_cm_wq);
 }
 
 void xiw_cm_exit(void)

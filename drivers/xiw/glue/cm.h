@@ -5,10 +5,12 @@
 
 #include <rdma/iw_cm.h>
 
+struct xiw_device;
 struct xiw_qp;
 
 int xiw_cm_init(void);
 void xiw_cm_exit(void);
+void xiw_cm_device_gone(struct xiw_device *xdev);
 
 int xiw_iw_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p);
 int xiw_iw_accept(struct iw_cm_id *id, struct iw_cm_conn_param *p);

@@ -17,6 +17,7 @@
 #include <rdma/iw_cm.h>
 #include <rdma/rdma_netlink.h>
 
+#include "cm.h"
 #include "compat.h"
 #include "xiw.h"
 
@@ -28,6 +29,7 @@ static void xiw_dealloc_driver(struct ib_device *ibdev)
 {
 	struct xiw_device *xdev = to_xiw_dev(ibdev);
 
+	xiw_cm_device_gone(xdev);
 	mutex_lock(&xiw_devices_lock);
 	list_del_init(&xdev->list);
 	mutex_unlock(&xiw_devices_lock);

@@ -29,6 +29,10 @@
 #       iw_cm drop CONNECT_REQUESTs: xiw closes those connections
 #       (cm_req_dropped grows) and leaks no connection endpoint (xiw
 #       unloads with none outliving its device).
+#   listener-gone: the listener is destroyed (its ULP unloads) while
+#       Requests wait behind a slow CONNECT_REQUEST handler; iw_cm drops
+#       those events. Every connection still ends (here at the 5 s ULP
+#       timeout), and none of their endpoints outlives xiw's device.
 . "$XIW_TOP/scripts/vm/lib.sh"
 
 P=/sys/module/xiw/parameters
@@ -134,6 +138,28 @@ else
 	cat "$OUT/drop.txt"
 	check dropped-request-some-closed grep -q 'closed without a Reply' "$OUT/drop.txt"
 	barrier drop-done 120
+fi
+
+# The listener goes while Requests wait in iw_cm.
+if [ "$VM_IDX" = 1 ]; then
+	echo 5000 > $P/mpa_ulp_timeout_ms
+	load_module "$XIW_CMTEST_KO" role=server port=7497 req_delay_ms=3000
+	barrier gone-listen 60
+	barrier gone-sent 60
+	sleep 1
+	# Waits for the handler asleep on the first Request.
+	check listener-gone-unload rmmod xiw_cmtest
+	barrier gone-done 120
+	echo 60000 > $P/mpa_ulp_timeout_ms
+else
+	barrier gone-listen 60
+	env LIMIT=25 $MPA request-clients "$PEER_IP" 7497 4 > "$OUT/gone.txt" 2>&1 &
+	peer=$!
+	sleep 2
+	barrier gone-sent 60
+	check listener-gone-closed wait $peer
+	cat "$OUT/gone.txt"
+	barrier gone-done 120
 fi
 
 teardown() { rdma link delete xiw0 && rmmod xiw; }
