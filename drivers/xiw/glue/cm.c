@@ -253,6 +253,7 @@ static void xiw_cep_close_sock(struct xiw_cep *cep)
 	struct socket *s = cep->sock;
 	struct sock *sk;
 
+	lockdep_assert_held(&cep->lock);
 	if (!s)
 		return;
 	sk = s->sk;
@@ -1191,6 +1192,7 @@ static int xiw_cep_dial(struct xiw_cep *cep, u32 timeout_ms)
 	struct socket *s;
 	int rc;
 
+	lockdep_assert_held(&cep->lock);
 	s = xiw_cm_socket(cep->xdev, &id->remote_addr);
 	if (IS_ERR(s))
 		return PTR_ERR(s);

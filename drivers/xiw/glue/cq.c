@@ -186,6 +186,7 @@ static bool xiw_ucq_add(struct xiw_cq *cq, const struct ib_wc *wc)
 {
 	struct siw_cqe *cqe = &cq->uring[cq->head & (cq->size - 1)];
 
+	lockdep_assert_held(&cq->lock);
 	if (READ_ONCE(cqe->flags) & SIW_WQE_VALID)
 		return false;
 	cqe->id = wc->wr_id;
@@ -206,6 +207,7 @@ static bool xiw_cq_armed(struct xiw_cq *cq, bool solicited)
 {
 	u32 f;
 
+	lockdep_assert_held(&cq->lock);
 	if (!cq->uctrl) {
 		f = cq->notify;
 		if (f == IB_CQ_NEXT_COMP || (f == IB_CQ_SOLICITED && solicited)) {

@@ -352,6 +352,7 @@ static int xiw_sq_complete_one(struct xiw_qp *qp, struct xiw_swqe *w,
 		.qp = &qp->ibqp,
 	};
 
+	lockdep_assert_held(&qp->sq_lock);
 	/* Errors always complete; success only when signaled. */
 	if (status == IB_WC_SUCCESS && !(w->flags & XIW_WQE_SIGNALED))
 		return 0;
@@ -429,6 +430,7 @@ static int xiw_rq_flush_one(struct xiw_qp *qp, u64 wr_id)
 		.qp = &qp->ibqp,
 	};
 
+	lockdep_assert_held(&qp->rq_lock);
 	return xiw_cq_add(qp->ibqp.recv_cq, &wc, false);
 }
 
@@ -638,6 +640,7 @@ bool xiw_swqe_start(struct xiw_qp *qp, struct xiw_swqe *w)
 	int access = xiw_wr_is_read(w->opcode) ? IB_ACCESS_LOCAL_WRITE : 0;
 	int rc;
 
+	lockdep_assert_held(&qp->sq_lock);
 	switch (w->opcode) {
 	case IB_WR_REG_MR:
 		rc = xiw_mr_register(xdev, qp->ibqp.pd, w->rkey, w->access);
@@ -797,6 +800,7 @@ void xiw_qp_pull_usq(struct xiw_qp *qp)
 {
 	struct siw_sqe *slot, u;
 
+	lockdep_assert_held(&qp->sq_lock);
 	if (!qp->usq)
 		return;
 	while (qp->sq_tail - qp->sq_head < qp->sq_size) {

@@ -35,6 +35,7 @@ static struct ib_pd *xiw_rq_pd(struct xiw_qp *qp)
  */
 static bool xiw_rq_take(struct xiw_qp *qp, bool *limit)
 {
+	lockdep_assert_held(&qp->rq_lock);
 	if (qp->srq)
 		return xiw_srq_take(qp->srq, &qp->rx_wqe, limit);
 	if (qp->urq) {

@@ -231,6 +231,7 @@ static struct xiw_swqe *xiw_sq_next(struct xiw_qp *qp, bool *failed)
 {
 	struct xiw_swqe *w;
 
+	lockdep_assert_held(&qp->sq_lock);
 	for (; qp->sq_tx != qp->sq_tail; qp->sq_tx++) {
 		w = &qp->sq[qp->sq_tx & (qp->sq_size - 1)];
 		if (!w->done && qp->reads_out &&
@@ -516,6 +517,7 @@ static int xiw_tx_run(struct xiw_qp *qp)
 {
 	int rc = 0;
 
+	lockdep_assert_held(&qp->tx_mutex);
 	while (qp->tx_sock) {
 		if (qp->tx_off < qp->tx_len) {
 			rc = xiw_tx_push(qp);
