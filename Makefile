@@ -32,7 +32,7 @@ BUILD = $(TOP)/build/$(KREL)
 
 MODULE_SOURCES := Kbuild drivers include kunit testmod scripts/Kbuild.cxx scripts/cxx-object-check.sh
 
-.PHONY: all module check demo bench interop fuzz clean help
+.PHONY: all module check check-full demo bench interop fuzz clean help
 
 all: module
 	@ln -sf $(patsubst $(TOP)/%,%,$(BUILD))/xiw.ko xiw.ko
@@ -47,6 +47,10 @@ module:
 
 check:
 	@$(TOP)/scripts/check.sh
+
+# Every matrix (Documentation/testing.rst, Tiers): hours, not CI's budget.
+check-full:
+	@DEPTH=full $(TOP)/scripts/check.sh
 
 demo:
 	@$(TOP)/scripts/vm/demo.sh

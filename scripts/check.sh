@@ -6,9 +6,15 @@
 # case failed. With WERROR=1 (CI) a compiler or modpost warning in a build
 # fails that build case.
 #
+# DEPTH=quick (make check, within CI's budget) or full (make check-full):
+# full runs every VM test's whole matrix on the debug kernel too, every
+# interop cell and siw variant, and each fuzz target ten minutes. quick
+# keeps every feature's cases in the stock-kernel boots and one case per
+# code path in the debug boot (Documentation/testing.rst, Tiers).
+#
 # Tiers: build (6.12 and 6.1 modules), guard (the C++ object rule refuses
 # runtime leftovers), host (GoogleTest, ASan+UBSan), fuzz (each libFuzzer
-# target for FUZZ_TIME seconds, default 60), style (checkpatch on
+# target for FUZZ_TIME seconds, default 30, or 600 at DEPTH=full), style (checkpatch on
 # the C glue, clang-format on the C++ core), vm (self-tests and KUnit in
 # two-VM runs on the stock and the debug kernel), conformance (the RFC
 # requirement matrix names only tests that passed in this run).
@@ -20,6 +26,8 @@ results=$out/results.txt
 rm -rf "$out" && mkdir -p "$out"
 : > "$results"
 WERROR=${WERROR:-0}
+DEPTH=${DEPTH:-quick}
+case $DEPTH in quick|full) ;; *) echo "check.sh: DEPTH is quick or full" >&2; exit 2 ;; esac
 
 pass() { echo "PASS $1" | tee -a "$results"; }
 # Where the time goes (Documentation/testing.rst, Times): one entry per
@@ -131,7 +139,7 @@ tier_done host "$t0"
 # Each libFuzzer target (userspace-tests/fuzz) for FUZZ_TIME seconds from its
 # seed corpus; `make fuzz` runs them longer.
 t0=$SECONDS
-FUZZ_TIME=${FUZZ_TIME:-60}
+if [ "$DEPTH" = full ]; then FUZZ_TIME=${FUZZ_TIME:-600}; else FUZZ_TIME=${FUZZ_TIME:-30}; fi
 if make -C userspace-tests OUT="$out/host" fuzz-build >"$out/fuzz-build.log" 2>&1; then
 	for f in userspace-tests/fuzz/fuzz_*.cpp; do
 		name=$(basename "$f" .cpp)
@@ -198,9 +206,14 @@ scripts/vm/debug-kernel.sh >"$out/debug-kernel.log" 2>&1 ||
 tier_done debug-kernel "$t0"
 vm_tier stock "selftest user timeouts scale hostile" 1000
 # The xiw to xiw matrix and xiw against stock upstream siw (the fast
-# interop subset; `make interop` adds the siw variants), on the wire
-# checked by tshark and by our RFC 6581 checker.
-vm_tier stock "cm interop" 1000 --pcap
+# interop subset; `make interop` and check-full add the siw variants), on
+# the wire checked by tshark and by our RFC 6581 checker.
+if [ "$DEPTH" = full ]; then
+	SIW_VARIANTS="stock v1 p2p p2p_read crc crc_strict gso" INTEROP=full \
+		vm_tier stock "cm interop" 2400 --pcap
+else
+	vm_tier stock "cm interop" 1000 --pcap
+fi
 if [ -s "$out/vm-stock-cm-interop/wire.pcap" ]; then
 	scripts/wire/check.sh "$out/vm-stock-cm-interop/wire.pcap" vm-stock/wire |
 		tee -a "$results"
@@ -213,8 +226,9 @@ vm_tier stock nfs 1200
 # On the debug kernel, the interop cells that take xiw's error paths
 # (refusals, a peer that reports no IRD) and the FRWR checks both ways,
 # none with siw as a peer-to-peer responder: siw then trips lockdep itself
-# (Documentation/interop.rst, what siw does differently).
-INTEROP_CELLS='default-si|client-server-xi|rev1-xi|markers-(xi|si)|pd-253-xi' \
+# (Documentation/interop.rst, what siw does differently). DEPTH=quick: the
+# cm and user tests run their quick cases here (at_depth in the scripts).
+INTEROP_CELLS='default-si|client-server-xi|rev1-xi|markers-(xi|si)|pd-253-xi' DEPTH=$DEPTH \
 	vm_tier debug "kunit selftest cm user timeouts hostile scale interop nfs" 4200
 
 

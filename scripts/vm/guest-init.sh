@@ -42,7 +42,7 @@ for arg in $(cat /proc/cmdline); do
 done
 OUT=/run/share/vm$VM_IDX
 mkdir -p "$OUT"
-export VM_IDX OUT VM_COUNT XIW_TOP XIW_KO XIW_KUNIT_KO XIW_CMTEST_KO KERNEL_KIND TESTS CM_CASES CAPTURED
+export VM_IDX OUT VM_COUNT XIW_TOP XIW_KO XIW_KUNIT_KO XIW_CMTEST_KO KERNEL_KIND TESTS CM_CASES CAPTURED DEPTH
 export SIW_KOS INTEROP INTEROP_SIW_BUGS INTEROP_CELLS XIW_PATTERN
 
 # A kernel whose modules are not under the host's /lib/modules (the debug

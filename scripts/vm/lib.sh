@@ -35,6 +35,18 @@ barrier() {
 	done
 }
 
+# at_depth NAME: whether case NAME runs in this boot. DEPTH=full (the
+# default, and `make check-full`) runs every case; DEPTH=quick (make check's
+# debug-kernel boot) only those the test script lists in QUICK, a regular
+# expression, and records the rest as skipped. The test keeps its whole
+# matrix on the stock kernel in `make check`.
+at_depth() {
+	[ "${DEPTH:-full}" = full ] && return 0
+	echo "$1" | grep -qE "^(${QUICK:-.*})$" && return 0
+	echo "SKIP $TEST/$1" >> "$OUT/results"
+	return 1
+}
+
 # retry TRIES CMD...: run CMD until it succeeds, a second apart.
 retry() {
 	tries=$1

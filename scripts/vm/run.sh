@@ -11,7 +11,9 @@
 # SIW_VARIANTS (environment) names the siw variants (scripts/vm/siw.sh) the
 # tests may load besides stock siw; INTEROP (fast or full), INTEROP_CELLS
 # (a regular expression) and INTEROP_SIW_BUGS (Y) choose the cells of the
-# interop test, CM_CASES the cases of the cm test.
+# interop test, CM_CASES the cases of the cm test, DEPTH (full, the
+# default, or quick) whether each test runs its whole matrix or only the
+# cases it lists as quick (scripts/vm/lib.sh, at_depth).
 #
 # Topology (see Documentation/testing.rst): each VM has one vCPU under QEMU
 # TCG, the host's / as a read-only 9p root, a writable 9p share for results
@@ -93,6 +95,7 @@ INTEROP_SIW_BUGS=${INTEROP_SIW_BUGS:-N}
 INTEROP_CELLS="${INTEROP_CELLS:-}"
 MODULES_DIR=$modules_dir
 CM_CASES="${CM_CASES:-}"
+DEPTH=${DEPTH:-full}
 CAPTURED=$pcap
 EOV
 
@@ -166,7 +169,10 @@ echo "  (vm-$kind [$tests]: $((SECONDS - t0)) s)" >&2
 bad='WARNING:|-----------\[ cut here \]|BUG:|BUG |Oops|KASAN|UBSAN:|general protection|Call Trace:|'
 bad+='possible (circular|recursive) locking|inconsistent lock state|DEBUG_LOCKS_WARN_ON|'
 bad+='suspicious RCU usage|blocked for more than|soft lockup|self-detected stall|'
-bad+='unreferenced object|suspected memory leak|Kernel panic|refcount_t:|list_(add|del) corruption'
+bad+='unreferenced object|suspected memory leak|Kernel panic|refcount_t:|list_(add|del) corruption|'
+# xiw's own: a module unloaded while connection endpoints (and their
+# sockets, which call into it) were still alive.
+bad+='outlived their device'
 prefix=vm-$kind
 rc=0
 for i in $(seq 0 $((vms - 1))); do
@@ -187,8 +193,10 @@ for i in $(seq 0 $((vms - 1))); do
 	for f in "$out/vm$i.console" "$d/dmesg" "$d/kmemleak"; do [ -f "$f" ] && logs+=("$f"); done
 	rm -f "$out/vm$i.badlines"
 	if grep -E -B2 -A20 "$bad" "${logs[@]}" > "$out/vm$i.badlog"; then
-		# The first offending lines, for make check's summary.
-		grep -hE "$bad" "${logs[@]}" | head -n 4 > "$out/vm$i.badlines"
+		# The first offending lines and the first call trace whole,
+		# for make check's summary (where a CI log's tail keeps them).
+		{ grep -hE "$bad" "${logs[@]}" | head -n 4
+		  grep -h -m1 -A40 'Call Trace:' "${logs[@]}" | head -n 41; } > "$out/vm$i.badlines"
 		echo "FAIL $prefix/vm$i/kernel-log" >> "$results"; rc=1
 		echo "vm$i kernel log:" >&2
 		head -n 60 "$out/vm$i.badlog" >&2
