@@ -78,6 +78,14 @@ struct xiw_seg {
 	xiw_u64 src_to;		/* READ_REQ */
 };
 
+/* A READ this side has outstanding, as the Read Response placement sees it. */
+struct xiw_read_sink {
+	xiw_u32 stag;		/* the sink STag its Read Request named, at TO 0 */
+	xiw_u32 len;		/* octets it asked for */
+	xiw_u32 got;		/* octets of its response placed so far */
+	xiw_u32 reserved;
+};
+
 /* Layer, type and code of a TERMINATE (RFC 5040 section 4.8). */
 struct xiw_term_cause {
 	xiw_u8 layer;		/* 0 RDMAP, 1 DDP, 2 LLP */
@@ -156,6 +164,18 @@ void xiw_srx_cause(const void *rx, struct xiw_term_cause *out);
 /* Blame an error found outside the stream (a local catastrophe) */
 void xiw_srx_fail(void *rx, const struct xiw_term_cause *cause);
 
+/*
+ * Placement (core/rdmap/place.h): where a segment's payload may go. Each
+ * returns 0 (place it) or the XIW_RX_* refusal for seg_begin to return.
+ */
+/* A SEND segment into a receive of @recv_len octets */
+int xiw_place_send(const struct xiw_seg *seg, xiw_u32 recv_len);
+/* A Read Request while @outstanding are queued or being answered */
+int xiw_place_read_req(xiw_u32 outstanding, xiw_u32 ird);
+/* A Read Response segment for the oldest READ outstanding (NULL: none) */
+int xiw_place_read_resp(const struct xiw_seg *seg,
+			const struct xiw_read_sink *read);
+
 #ifdef __cplusplus
 }
 #endif
@@ -163,6 +183,7 @@ void xiw_srx_fail(void *rx, const struct xiw_term_cause *cause);
 XIW_STATIC_ASSERT(sizeof(struct xiw_stream_cfg) == 12, "xiw_stream_cfg size");
 XIW_STATIC_ASSERT(sizeof(struct xiw_msg) == 48, "xiw_msg size");
 XIW_STATIC_ASSERT(sizeof(struct xiw_seg) == 56, "xiw_seg size");
+XIW_STATIC_ASSERT(sizeof(struct xiw_read_sink) == 16, "xiw_read_sink size");
 XIW_STATIC_ASSERT(sizeof(struct xiw_term_cause) == 4, "xiw_term_cause size");
 XIW_STATIC_ASSERT(sizeof(struct xiw_iov) == 2 * sizeof(xiw_size), "xiw_iov size");
 XIW_STATIC_ASSERT(sizeof(struct xiw_stream_sink) == 4 * sizeof(void *),

@@ -12,9 +12,17 @@
 //   - each queue's MSNs go up by one per message;
 //   - a Read Request has no payload;
 //   - once consume() fails, nothing more is delivered.
-// The sink refuses segments when the input says so, to reach the
-// refusal paths. Input: flags(1) chunk(1) refuse_every(1) stream...
-//   flags bit 0: Markers, bit 1: CRC.
+// The sink places as the glue does, by the core's placement rules
+// (xiw_place_*), into a model of posted receives, outstanding READs and
+// the inbound Read Request queue, and checks that no octet is placed
+// outside a receive (within its length, before it completes) or a READ's
+// sink (within the length asked for, before it completes), that a READ
+// completes only when full, and that Read Requests stay within the IRD.
+// It also refuses segments when the input says so, to reach the refusal
+// paths. Input: flags(1) chunk(1) refuse(1) stream...
+//   flags bit 0: Markers, bit 1: CRC, bit 2: an RTR expected, bit 3: IRD 0.
+//   refuse: low 4 bits, refuse every Nth segment (0: never); high 3 bits
+//   (of 4) n, each receive holds 32 << n octets.
 #include <xiw/mpa.h>
 #include <xiw/stream.h>
 
@@ -39,6 +47,14 @@ struct Queue {
   bool any = false;
 };
 
+// The READs this side has outstanding: the seed corpus answers the first.
+constexpr uint32_t kReads = 4;
+constexpr uint32_t kReadStag = 0x5678;
+constexpr uint32_t kReadLen = 64;
+constexpr uint32_t kReceives = 8;
+
+enum class Target { none, recv, sink };
+
 struct Model {
   bool in_seg = false;
   bool dead = false;     // consume() failed
@@ -48,6 +64,56 @@ struct Model {
   Queue q[3];
   unsigned refuse_every = 0;
   unsigned segs = 0;
+
+  // Placement state, as the glue keeps it.
+  uint32_t recv_len = 0;  // each posted receive's length
+  uint32_t receives_left = kReceives;
+  bool recv_open = false;    // a SEND is being placed into a receive
+  uint32_t recv_placed = 0;  // octets placed into it
+  xiw_read_sink reads[kReads] = {};
+  uint32_t reads_done = 0;  // completed, oldest first
+  uint32_t ird = 4;
+  uint32_t inbound = 0;  // Read Requests accepted
+  Target target = Target::none;
+  uint32_t at = 0;  // where the next payload octet goes in the target
+
+  Model() {
+    for (uint32_t i = 0; i < kReads; i++) reads[i] = {kReadStag + i, kReadLen, 0, 0};
+  }
+  xiw_read_sink* oldest_read() { return reads_done < kReads ? &reads[reads_done] : nullptr; }
+
+  static bool is_send(uint8_t op) {
+    return op == XIW_OP_SEND || op == XIW_OP_SEND_INV || op == XIW_OP_SEND_SE || op == XIW_OP_SEND_SE_INV;
+  }
+
+  // Where the glue would place this segment, by the core's rules; 0 or the refusal.
+  int place(const xiw_seg* s) {
+    target = Target::none;
+    if (is_send(s->opcode)) {
+      if (s->mo == 0) {
+        CHECK(!recv_open);
+        if (receives_left == 0) return XIW_RX_NO_BUFFER;
+        receives_left--;
+        recv_open = true;
+        recv_placed = 0;
+      }
+      CHECK(recv_open);
+      if (int rc = xiw_place_send(s, recv_len)) return rc;
+      target = Target::recv;
+      at = s->mo;
+      CHECK(at == recv_placed);
+    } else if (s->opcode == XIW_OP_READ_REQ) {
+      if (int rc = xiw_place_read_req(inbound, ird)) return rc;
+      CHECK(inbound < ird);
+    } else if (s->opcode == XIW_OP_READ_RESP) {
+      xiw_read_sink* r = oldest_read();
+      if (int rc = xiw_place_read_resp(s, r)) return rc;
+      CHECK(r != nullptr && s->to == r->got);
+      target = Target::sink;
+      at = r->got;
+    }
+    return 0;
+  }
 
   static Model* of(void* ctx) { return static_cast<Model*>(ctx); }
 
@@ -83,6 +149,10 @@ struct Model {
       m->refused = true;
       return XIW_RX_BOUNDS;
     }
+    if (const int rc = m->place(s)) {
+      m->refused = true;
+      return rc;
+    }
     return 0;
   }
 
@@ -91,6 +161,16 @@ struct Model {
     CHECK(!m->dead && !m->refused && m->in_seg && buf && len > 0);
     CHECK(m->seg_got + len <= m->seg.len);
     m->seg_got += static_cast<uint32_t>(len);
+    // Every octet inside what its target allows, before the target completes.
+    if (m->target == Target::recv) {
+      CHECK(m->recv_open && m->at + len <= m->recv_len);
+    } else if (m->target == Target::sink) {
+      const xiw_read_sink* r = m->oldest_read();
+      CHECK(r != nullptr && m->at + len <= r->len);
+    } else {
+      CHECK(m->seg.opcode == XIW_OP_WRITE);  // tagged: the memory registry's
+    }
+    m->at += static_cast<uint32_t>(len);
     return 0;
   }
 
@@ -98,6 +178,20 @@ struct Model {
     Model* m = of(ctx);
     CHECK(!m->dead && !m->refused && m->in_seg && m->seg_got == s->len && s->len == m->seg.len);
     m->in_seg = false;
+    if (m->target == Target::recv) {
+      m->recv_placed += s->len;
+      if (s->last) m->recv_open = false;  // the receive completes
+    } else if (m->target == Target::sink) {
+      xiw_read_sink* r = m->oldest_read();
+      r->got += s->len;
+      CHECK(r->got <= r->len);
+      if (s->last) {
+        CHECK(r->got == r->len);  // a READ completes only when full
+        m->reads_done++;
+      }
+    } else if (s->opcode == XIW_OP_READ_REQ) {
+      m->inbound++;
+    }
     if (untagged(s->opcode)) {
       Queue& q = m->q[queue(s->opcode)];
       q.got += s->len;
@@ -126,6 +220,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const size_t chunk = data[1] ? data[1] : 4096;
   Model m;
   m.refuse_every = data[2] & 0x0F;
+  m.recv_len = 32u << ((data[2] >> 4) & 7);
+  m.ird = data[0] & 8 ? 0 : 4;
   std::vector<uint8_t> mem(xiw_srx_size());
   xiw_srx_init(mem.data(), &xiw_test::host_env(), &cfg);
   data += 3;

@@ -15,3 +15,4 @@
 #include "ddp_abi.cpp"
 #include "ddp/stream.cpp"
 #include "stream_abi.cpp"
+#include "place_abi.cpp"

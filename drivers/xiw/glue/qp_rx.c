@@ -4,10 +4,11 @@
  * (tcp_read_sock, in softirq or in release_sock's backlog processing, in
  * both cases under the socket lock, so the receive state needs no lock of
  * its own). Payload runs are copied straight from the skb into the
- * placement target; the core has checked the headers and MPA, and every
- * STag, bound and access right is checked here before the first octet is
- * placed. A refused segment or a broken stream sends a TERMINATE and
- * takes the QP to ERROR.
+ * placement target; the core has checked the headers and MPA and decides
+ * where a SEND's or a Read Response's octets may go (xiw_place_*()), and
+ * every STag, bound and access right of a WRITE is checked here, all
+ * before the first octet is placed. A refused segment or a broken stream
+ * sends a TERMINATE and takes the QP to ERROR.
  */
 #include <linux/skbuff.h>
 #include <net/tcp.h>
@@ -90,10 +91,8 @@ static int xiw_rx_send_begin(struct xiw_qp *qp, const struct xiw_seg *seg)
 	}
 	if (!READ_ONCE(qp->rx_wqe_valid))
 		return XIW_RX_LOCAL;	/* flushed under us */
-	if ((u64)seg->mo + seg->len > qp->rx_wqe.len)
-		return XIW_RX_TOO_LONG;
 	qp->rx_target = XIW_RX_TO_RECV;
-	return 0;
+	return xiw_place_send(seg, qp->rx_wqe.len);
 }
 
 /*
@@ -164,11 +163,11 @@ static int xiw_rx_read_req(struct xiw_qp *qp, const struct xiw_seg *seg)
 	int rc;
 
 	spin_lock_irqsave(&qp->sq_lock, flags);
-	rc = qp->irq_tail - qp->irq_done >=
-	     min_t(u16, READ_ONCE(qp->ird), XIW_MAX_IRD);
+	rc = xiw_place_read_req(qp->irq_tail - qp->irq_done,
+				min_t(u16, READ_ONCE(qp->ird), XIW_MAX_IRD));
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	if (rc)
-		return XIW_RX_READ_QUEUE_FULL;
+		return rc;
 	rc = xiw_mr_check(to_xiw_dev(qp->ibqp.device), seg->src_stag,
 			  qp->ibqp.pd, IB_ACCESS_REMOTE_READ, seg->src_to,
 			  seg->read_size);
@@ -212,26 +211,24 @@ static struct xiw_swqe *xiw_rx_pending_read(struct xiw_qp *qp)
 /*
  * A Read Response segment answers the oldest READ outstanding (responses
  * come in request order). We asked for the sink at TO 0 of our first
- * SGE's lkey: each segment must name that STag and continue exactly
- * where the previous one ended, and the last must fill the READ.
+ * SGE's lkey; the core says whether this segment continues it.
  */
 static int xiw_rx_read_resp_begin(struct xiw_qp *qp,
 				  const struct xiw_seg *seg)
 {
+	struct xiw_read_sink sink = { .got = qp->rx_resp_got };
 	struct xiw_swqe *w;
 	unsigned long flags;
-	int rc = 0;
+	int rc;
 
 	spin_lock_irqsave(&qp->sq_lock, flags);
 	w = xiw_rx_pending_read(qp);
-	if (!w)
-		rc = XIW_RX_UNEXPECTED;
-	else if (seg->stag != (w->num_sge ? w->sge[0].lkey : 0))
-		rc = XIW_RX_STAG_INVALID;
-	else if (seg->to != qp->rx_resp_got || seg->len > w->len - seg->to ||
-		 (seg->last && seg->to + seg->len != w->len))
-		rc = XIW_RX_BOUNDS;	/* a gap, an overlap, too long or short */
-	else
+	if (w) {
+		sink.stag = w->num_sge ? w->sge[0].lkey : 0;
+		sink.len = w->len;
+	}
+	rc = xiw_place_read_resp(seg, w ? &sink : NULL);
+	if (!rc)
 		xiw_cursor_init(&qp->rx_resp_cursor, qp->ibqp.pd,
 				IB_ACCESS_LOCAL_WRITE, w->sge, w->num_sge,
 				seg->to);
