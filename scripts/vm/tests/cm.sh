@@ -54,11 +54,12 @@ want() {
 # that KASAN and lockdep should see: remote invalidation and FRWR, the
 # fence, the Rev 1 retry (a second socket), SRQ, Markers, zero-copy and
 # gathered payload, an RTR, a refusal by TERMINATE and one by reject, and
-# the early receive. The variations of these (one-sided offers, other RTR
-# types, IRD/ORD, private data sizes) run on the stock kernel, and all of
-# them in check-full.
+# the early receive; and both spoiled-FPDU cases, which only this boot
+# runs (the stock boot's network is captured). The variations of these
+# (one-sided offers, other RTR types, IRD/ORD, private data sizes) run on
+# the stock kernel, and all of them in check-full.
 QUICK='cs-rev2|fence|retry-unenhanced|crc-off|markers-both|gso|gather|p2p-read'
-QUICK="$QUICK|late-event|crc-error|reject"
+QUICK="$QUICK|late-event|crc-error|marker-error|reject"
 
 # RFC 5044 section 8 over real TCP: the client spoils an FPDU on purpose
 # (a test aid parameter). The server must refuse it with a TERMINATE of
