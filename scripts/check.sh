@@ -14,8 +14,8 @@
 #
 # Tiers: build (6.12 and 6.1 modules), guard (the C++ object rule refuses
 # runtime leftovers), host (GoogleTest, ASan+UBSan), fuzz (each libFuzzer
-# target for FUZZ_TIME seconds, default 30, or 600 at DEPTH=full), style (checkpatch on
-# the C glue, clang-format on the C++ core), vm (self-tests and KUnit in
+# target for FUZZ_TIME seconds, default 30, or 600 at DEPTH=full), style
+# (checkpatch on the C glue, clang-format on the C++ core), vm (self-tests and KUnit in
 # two-VM runs on the stock and the debug kernel), conformance (the RFC
 # requirement matrix names only tests that passed in this run).
 set -uo pipefail
