@@ -50,6 +50,18 @@ newest_612_headers() {
 	echo "$name"
 }
 
+# The stock kernel image that matches the installed 6.12 headers (RELEASE):
+# nothing if it is installed, else the signed package or, where that has no
+# candidate yet (the signed build reaches the archive after the headers),
+# its -unsigned twin: the same kernel, the same files in /boot.
+stock_image() {	# RELEASE
+	local p=linux-image-$1
+	installed "$p" || installed "$p-unsigned" && return 0
+	apt_update
+	apt-cache policy "$p" | grep -q 'Candidate: [0-9]' || p=$p-unsigned
+	echo "$p"
+}
+
 want=""
 for tier in "$@"; do
 	var="tier_$tier"
@@ -58,7 +70,7 @@ for tier in "$@"; do
 	# The stock kernel image that matches the installed 6.12 headers.
 	if [ "$tier" = vm ]; then
 		h=$("$(dirname "$0")/kernel.sh" headers-6.12 || true)
-		[ -n "$h" ] && want="$want linux-image-${h#/usr/src/linux-headers-}"
+		[ -n "$h" ] && want="$want $(stock_image "${h#/usr/src/linux-headers-}")"
 	fi
 	if [ "$tier" = build ] &&
 	   [ -z "$("$(dirname "$0")/kernel.sh" headers-6.12 || true)" ]; then
