@@ -125,6 +125,13 @@ void xiw_mpa_hs_reject(void *hs, const void *pd, xiw_u16 pd_len,
 		       struct xiw_mpa_step *out);
 void xiw_mpa_hs_rtr_sent(void *hs, struct xiw_mpa_step *out);
 void xiw_mpa_hs_first_fpdu(void *hs, xiw_u8 rtr, struct xiw_mpa_step *out);
+/*
+ * Responder, peer-to-peer: the first FPDU could not be taken whole;
+ * framing is xiw_mpa_rx_error() (an XIW_MPA_ERR_* code, or 0 if it framed
+ * well but is too long to be an RTR).
+ */
+void xiw_mpa_hs_first_fpdu_unreadable(void *hs, int framing,
+				      struct xiw_mpa_step *out);
 void xiw_mpa_hs_timeout(void *hs, struct xiw_mpa_step *out);
 void xiw_mpa_hs_llp_closed(void *hs, struct xiw_mpa_step *out);
 int xiw_mpa_hs_state(const void *hs);

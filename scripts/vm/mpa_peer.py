@@ -11,11 +11,28 @@
                                       WRITE RTR offered), read the Reply
                                       (READY: a file created then), never
                                       send the RTR
+  mpa_peer.py p2p-first HOST PORT KIND
+                                      send a peer-to-peer Request (CRC on,
+                                      WRITE RTR offered), read the Reply,
+                                      then a first FPDU that is no RTR:
+                                      KIND send100 (a 100-octet SEND),
+                                      send1000 (a 1000-octet SEND) or
+                                      bad-crc (the WRITE RTR with a wrong
+                                      CRC); expect a TERMINATE with MPA
+                                      code 7, 7 or 2 (RFC 6581 section
+                                      9.2, RFC 5044 section 8) before the
+                                      close
   mpa_peer.py greedy-server PORT [READY]
                                       accept, read the enhanced Request and
                                       reply with an ORD above any IRD; expect
                                       a TERMINATE with MPA code 6 (RFC 6581
                                       section 9.1) before the close
+  mpa_peer.py depths-server PORT READY IRD ORD
+                                      accept, read the enhanced Request and
+                                      reply (CRC on, its model and RTR
+                                      types echoed) with IRD and ORD; the
+                                      initiator must go on
+                                      without a TERMINATE until it closes
   mpa_peer.py big-client HOST PORT N IRD ORD
                                       send a client-server Request with IRD,
                                       ORD and N octets of ULP private data
@@ -24,6 +41,13 @@
                                       sent (RFC 6581 section 9.1) and
                                       negotiates the other, above it a
                                       close and no Reply
+
+  mpa_peer.py half-open HOST PORT N   open N connections, each sending half
+                                      of the Request's key and then nothing;
+                                      with all N open, a client's Request
+                                      must be answered within LIMIT; then
+                                      xiw must close all N (its Request
+                                      timeout) within LIMIT
 
   mpa_peer.py request-clients HOST PORT N
                                       open N connections at once, each
@@ -43,6 +67,9 @@ import socket
 import struct
 import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "wire"))
+from mpa_check import crc32c  # noqa: E402
 
 REQ_KEY = b"MPA ID Req Frame"
 REP_KEY = b"MPA ID Rep Frame"
@@ -138,6 +165,50 @@ def no_rtr(host, port, ready=None):
     return report("no-rtr", wait_close(s, t0)) or (0 if ok else 1)
 
 
+def fpdu(ulpdu, bad_crc=False):
+    """ULPDU framed as an FPDU with CRC32c, no Markers."""
+    f = struct.pack(">H", len(ulpdu)) + ulpdu
+    f += b"\0" * (-len(f) % 4)
+    return f + struct.pack("<I", crc32c(f) ^ (0xFF if bad_crc else 0))
+
+
+def terminate_code(s):
+    """The MPA error code of the TERMINATE xiw sends next, or None."""
+    try:
+        head = read_exact(s, 2)
+        n = struct.unpack(">H", head)[0] if len(head) == 2 else 0
+        ulpdu = read_exact(s, n)
+    except (ConnectionError, socket.timeout):
+        return None
+    if len(ulpdu) < 18:
+        return None
+    hl = 14 if ulpdu[0] & 0x80 else 18  # tagged or untagged DDP header
+    if ulpdu[1] & 0x0F != 0x7 or len(ulpdu) < hl + 2 or ulpdu[hl] != 0x20:
+        print(f"not an MPA TERMINATE: {ulpdu.hex()}")
+        return None
+    return ulpdu[hl + 1]  # layer 2 (LLP), type 0 (MPA): the code
+
+
+def p2p_first(host, port, kind):
+    s = socket.create_connection((host, port), timeout=LIMIT)
+    # C and S flags, Rev 2: A | IRD 4, C (WRITE RTR) | ORD 4.
+    s.sendall(request(struct.pack(">HH", 0x8004, 0x8004)))
+    t0 = time.monotonic()
+    head = read_exact(s, 20)
+    if head[:16] != REP_KEY or not head[16] & 0x40:
+        print(f"p2p-first: no Reply with CRC: {head.hex()}")
+        return 1
+    read_exact(s, struct.unpack(">H", head[18:20])[0])
+    send = lambda n: bytes([0x41, 0x43]) + struct.pack(">IIII", 0, 0, 1, 0) + bytes(n)  # noqa: E731
+    write_rtr = bytes([0xC1, 0x40]) + struct.pack(">IQ", 0, 0)
+    first, want = {"send100": (fpdu(send(100)), 7), "send1000": (fpdu(send(1000)), 7),
+                   "bad-crc": (fpdu(write_rtr, bad_crc=True), 2)}[kind]
+    s.sendall(first)
+    code = terminate_code(s)
+    print(f"p2p-first {kind}: TERMINATE code {code}, want {want}")
+    return report(f"p2p-first {kind}", wait_close(s, t0)) or (0 if code == want else 1)
+
+
 def read_request(s):
     """The Request's header and private data, or None."""
     head = read_exact(s, 20)
@@ -181,6 +252,38 @@ def greedy_server(port, ready=None):
     return report("greedy-server", wait_close(s, t0)) or (0 if ok else 1)
 
 
+def depths_server(port, ready, ird, ord_):
+    s = accept_one(port, ready)
+    t0 = time.monotonic()
+    req = read_request(s)
+    if req is None or req[0][17] != 2 or not req[0][16] & 0x10 or len(req[1]) < 4:
+        print("depths-server: no enhanced Request")
+        return 1
+    ird_f, ord_f = struct.unpack(">HH", req[1][:4])
+    print(f"depths-server: Request IRD {ird_f & 0x3FFF} ORD {ord_f & 0x3FFF}, Reply IRD {ird} ORD {ord_}")
+    # C and S, Rev 2, the initiator's control flags echoed (its model and
+    # RTR types, as greedy-server does).
+    s.sendall(REP_KEY + bytes([0x50, 2]) + struct.pack(
+        ">HHH", 4, (ird_f & 0xC000) | ird, (ord_f & 0xC000) | ord_))
+    # Whatever the initiator sends until it closes: no TERMINATE.
+    got = b""
+    s.settimeout(0.5)
+    while time.monotonic() - t0 < LIMIT:
+        try:
+            chunk = s.recv(4096)
+        except socket.timeout:
+            continue
+        except ConnectionError:
+            break
+        if not chunk:
+            break
+        got += chunk
+    term = len(got) >= 4 and got[3] & 0x0F == 0x7
+    print(f"depths-server: {len(got)} octets from the initiator, "
+          f"{'a TERMINATE' if term else 'no TERMINATE'}")
+    return report("depths-server", wait_close(s, t0)) or (1 if term else 0)
+
+
 def big_client(host, port, ulp_len, ird, ord_):
     s = socket.create_connection((host, port), timeout=LIMIT)
     # C and S, Rev 2; A = 0 | IRD, C = D = 0 | ORD.
@@ -214,6 +317,60 @@ def big_client(host, port, ulp_len, ird, ord_):
     return report("big-client", wait_close(s, t0)) or (0 if ok else 1)
 
 
+def half_open(host, port, n):
+    import resource
+    import selectors
+    resource.setrlimit(resource.RLIMIT_NOFILE, (n + 256, n + 256))
+    t0 = time.monotonic()
+    sel = selectors.DefaultSelector()
+    for _ in range(n):
+        s = socket.socket()
+        s.setblocking(False)
+        s.connect_ex((host, port))
+        sel.register(s, selectors.EVENT_WRITE)
+    # Connected ones get half a key (a Request that never completes) and
+    # are then watched for xiw's close.
+    opened = []
+    while len(opened) < n and time.monotonic() - t0 < LIMIT:
+        for key, _ in sel.select(timeout=0.5):
+            s = key.fileobj
+            sel.unregister(s)
+            if s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0:
+                s.send(REQ_KEY[:8])
+                opened.append(s)
+            else:
+                s.close()
+    print(f"half-open: {len(opened)} of {n} connections open after {time.monotonic() - t0:.1f} s")
+    t1 = time.monotonic()
+    ok = False
+    try:
+        c = socket.create_connection((host, port), timeout=LIMIT)
+        c.sendall(request(struct.pack(">HH", 4, 4)))
+        ok = read_exact(c, 20)[:16] == REP_KEY
+        c.close()
+    except (ConnectionError, socket.timeout) as e:
+        print(f"half-open: the client failed: {e}")
+    print(f"half-open: the client's Reply {'came' if ok else 'never came'} "
+          f"after {time.monotonic() - t1:.1f} s")
+    for s in opened:
+        sel.register(s, selectors.EVENT_READ)
+    left = len(opened)
+    while left and time.monotonic() - t1 < LIMIT:
+        for key, _ in sel.select(timeout=0.5):
+            s = key.fileobj
+            try:
+                gone = not s.recv(64)
+            except ConnectionError:
+                gone = True
+            if gone:
+                sel.unregister(s)
+                s.close()
+                left -= 1
+    print(f"half-open: {len(opened) - left} of {len(opened)} closed by xiw "
+          f"after {time.monotonic() - t1:.1f} s")
+    return 0 if ok and len(opened) == n and left == 0 else 1
+
+
 def request_clients(host, port, n):
     socks = []
     for _ in range(n):
@@ -244,10 +401,16 @@ def main():
         return silent_client(args[0], int(args[1]))
     if mode == "no-rtr":
         return no_rtr(args[0], int(args[1]), args[2] if len(args) > 2 else None)
+    if mode == "p2p-first":
+        return p2p_first(args[0], int(args[1]), args[2])
     if mode == "greedy-server":
         return greedy_server(int(args[0]), args[1] if len(args) > 1 else None)
+    if mode == "depths-server":
+        return depths_server(int(args[0]), args[1], int(args[2], 0), int(args[3], 0))
     if mode == "big-client":
         return big_client(args[0], int(args[1]), int(args[2]), int(args[3], 0), int(args[4], 0))
+    if mode == "half-open":
+        return half_open(args[0], int(args[1]), int(args[2]))
     if mode == "request-clients":
         return request_clients(args[0], int(args[1]), int(args[2]))
     print(__doc__)

@@ -195,6 +195,25 @@ TEST(MpaHandshake, NonRtrFirstMessageIsTerm7) {
   EXPECT_EQ(p.res.first_fpdu(0).terminate, MpaError::no_matching_rtr);
 }
 
+// A first FPDU that cannot be read whole: its own framing error wins
+// (RFC 5044 section 8), else it is too long to be an RTR (code 7).
+TEST(MpaHandshake, UnreadableFirstFpduNamesItsError) {
+  for (const MpaError framing : {MpaError::crc, MpaError::marker, MpaError::none}) {
+    Pair p(p2p(kRtrWrite), p2p(kRtrWrite));
+    p.run();
+    const Step r = p.res.first_fpdu_unreadable(framing);
+    EXPECT_EQ(r.terminate, framing == MpaError::none ? MpaError::no_matching_rtr : framing);
+    EXPECT_EQ(r.upcall, Upcall::failed);
+    EXPECT_EQ(p.res.state(), State::closed);
+    EXPECT_EQ(p.res.error(), framing == MpaError::none ? -EOPNOTSUPP : -EBADMSG);
+  }
+  // Outside the wait for the RTR it changes nothing.
+  Pair q(Policy{}, Policy{});
+  q.run();
+  EXPECT_EQ(q.res.first_fpdu_unreadable(MpaError::crc).upcall, Upcall::none);
+  EXPECT_EQ(q.res.state(), State::established);
+}
+
 TEST(MpaHandshake, NoMutualRtrIsTerm7FromTheInitiator) {
   Pair p(p2p(kRtrSend), p2p(kRtrRead));
   const Step s = p.run();

@@ -121,6 +121,10 @@ void xiw_mpa_hs_first_fpdu(void* hs, xiw_u8 rtr, struct xiw_mpa_step* out) {
   to_abi(hs_of(hs)->first_fpdu(rtr), out);
 }
 
+void xiw_mpa_hs_first_fpdu_unreadable(void* hs, int framing, struct xiw_mpa_step* out) {
+  to_abi(hs_of(hs)->first_fpdu_unreadable(static_cast<xiw::mpa::MpaError>(framing)), out);
+}
+
 void xiw_mpa_hs_timeout(void* hs, struct xiw_mpa_step* out) { to_abi(hs_of(hs)->timeout(), out); }
 
 void xiw_mpa_hs_llp_closed(void* hs, struct xiw_mpa_step* out) { to_abi(hs_of(hs)->llp_closed(), out); }

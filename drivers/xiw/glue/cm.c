@@ -774,7 +774,7 @@ static void xiw_cep_read_rtr(struct xiw_cep *cep)
 				     cep->buf[prefix - 1],
 				     0, cep->agreed.recv_markers);
 	if (want > sizeof(cep->buf)) {
-		xiw_mpa_hs_first_fpdu(cep->hs, 0, &s);	/* not an RTR */
+		xiw_mpa_hs_first_fpdu_unreadable(cep->hs, 0, &s);
 		xiw_cep_step(cep, &s);
 		return;
 	}
@@ -788,7 +788,10 @@ static void xiw_cep_read_rtr(struct xiw_cep *cep)
 	}
 	rc = xiw_mpa_rx_consume(cep->rx, cep->buf, want, &xiw_rtr_ops, &sink);
 	if (rc || !sink.done) {
-		xiw_cep_finish(cep, rc ? rc : -EPROTO);
+		/* A CRC or Marker error, or an FPDU too long for an RTR. */
+		xiw_mpa_hs_first_fpdu_unreadable(cep->hs,
+						 xiw_mpa_rx_error(cep->rx), &s);
+		xiw_cep_step(cep, &s);
 		return;
 	}
 	if (xiw_ddp_parse_rtr(sink.ulpdu, sink.len, &rtr) == 0 &&

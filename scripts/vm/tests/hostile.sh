@@ -25,6 +25,14 @@
 #       that queue: a client-server Request right after it is answered
 #       within 12 s although the RTR timeout is 20 s; the lost connection
 #       reaches the ULP as ESTABLISHED with an error status (est_failed).
+#   p2p-first-*: a peer-to-peer initiator whose first FPDU is no RTR (a
+#       100- or 1000-octet SEND) gets TERMINATE code 7, one whose RTR has a
+#       wrong CRC code 2 (RFC 6581 section 9.2, RFC 5044 section 8); each
+#       reaches the ULP as ESTABLISHED with an error status.
+#   half-open: 1000 connections that send half a Request and stop do not
+#       keep a real client's Request from its Reply, and xiw closes every
+#       one of them at its Request timeout (5 s here); its ULP hears only
+#       of the real one.
 #   dropped-request: a ULP too slow for its listen backlog (1) makes
 #       iw_cm drop CONNECT_REQUESTs: xiw closes those connections
 #       (cm_req_dropped grows) and leaks no connection endpoint (xiw
@@ -120,6 +128,45 @@ else
 	barrier rej-listen 60
 	check reject-after-accept-closed env LIMIT=5 $MPA no-rtr "$PEER_IP" 7499
 	barrier rej-done 120
+fi
+
+# A first FPDU that is no RTR.
+if [ "$VM_IDX" = 1 ]; then
+	load_module "$XIW_CMTEST_KO" role=server port=7500
+	barrier first-listen 60
+	barrier first-done 120
+	check p2p-first-reported retry 10 grep -q '^requests=3 established=0 .*est_failed=3 ' $R
+	cat $R
+	rmmod xiw_cmtest
+else
+	barrier first-listen 60
+	for k in send100 send1000 bad-crc; do
+		check p2p-first-$k env LIMIT=10 $MPA p2p-first "$PEER_IP" 7500 $k
+	done
+	barrier first-done 120
+fi
+
+# Half-open MPA connections. The listen backlog holds them all: with a
+# short one TCP itself drops the surplus (SYN cookies), which is the
+# kernel's defence, not xiw's, and those never reach xiw.
+half_open_left() {	# none of them still established on xiw's side
+	left=$(ss -Htn state established '( sport = :7501 )') || return 1
+	[ -z "$left" ] || { echo "$left" | head -n 5; return 1; }
+}
+if [ "$VM_IDX" = 1 ]; then
+	echo 5000 > $P/mpa_request_timeout_ms
+	load_module "$XIW_CMTEST_KO" role=server port=7501 backlog=1024
+	barrier half-listen 60
+	barrier half-done 300
+	cat $R
+	check half-open-one-request grep -q '^requests=1 ' $R
+	check half-open-none-left half_open_left
+	rmmod xiw_cmtest
+	echo 10000 > $P/mpa_request_timeout_ms
+else
+	barrier half-listen 60
+	check half-open env LIMIT=60 $MPA half-open "$PEER_IP" 7501 1000
+	barrier half-done 300
 fi
 
 # A listen backlog that overflows.

@@ -237,6 +237,12 @@ Step Handshake::first_fpdu(u8 rtr) {
   return s;
 }
 
+Step Handshake::first_fpdu_unreadable(MpaError framing) {
+  if (state_ != State::await_rtr) return {};
+  if (framing == MpaError::crc || framing == MpaError::marker) return fail(kstd::err::badmsg, framing);
+  return fail(kstd::err::opnotsupp, MpaError::no_matching_rtr);
+}
+
 Step Handshake::timeout() {
   switch (state_) {
     case State::await_request:

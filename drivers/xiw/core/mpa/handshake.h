@@ -87,6 +87,12 @@ class Handshake {
   // its RTR type (kRtr*) or 0. In peer-to-peer mode it must be an agreed
   // RTR, which DDP then consumes without a completion.
   Step first_fpdu(u8 rtr);
+  // Responder, peer-to-peer: the first FPDU could not be taken whole.
+  // `framing` is the MPA receiver's error: a CRC or Marker error is
+  // reported with its own code (RFC 5044 section 8); MpaError::none means
+  // it framed well but cannot be an RTR (longer than any RTR), which is
+  // code 7 (RFC 6581 section 9.2).
+  Step first_fpdu_unreadable(MpaError framing);
   Step timeout();
   // The TCP connection closed or failed under us. An initiator whose
   // enhanced Request met a close before any Reply octet marks the Step
