@@ -210,9 +210,12 @@ run cs-rev2 "" "" "pd_len=16 ird=4 ord=4 frwr=1" \
 SERVER_ARGS=hello=1
 run fence "" "" "hello=1" '^established .*hello=ok' 'requests=1 established=1'
 # IRD and ORD that differ (RFC 6581 section 9.1): the client offers IRD 1,
-# ORD 3; the server's ULP takes ORD 1 (the client's IRD) and IRD 3 (its
-# ORD). Each ULP's ESTABLISHED and each QP get what was agreed, in their
-# own sense (rdma_cm: responder_resources is the IRD).
+# ORD 3; the server's ULP accepts with IRD 2, ORD 1, and xiw raises that
+# IRD to the client's ORD (resources allow it). Each ULP's ESTABLISHED and
+# each QP get what was agreed, in their own sense (rdma_cm:
+# responder_resources is the IRD), not what its ULP asked for.
+# (timeouts.sh's depths case has the Reply change the client's values.)
+SERVER_ARGS="ird=2 ord=1"
 run depths "" "" "ird=1 ord=3" \
 	'^established ird=1 ord=3 ' 'requests=1 established=1 .*est_ird=3 est_ord=1 .*ird=3 ord=1$' \
 	'p2p 0 .* ird 1 ord 3 ' 'p2p 0 .* ird 3 ord 1 '

@@ -14,6 +14,8 @@
 #            xiw can offer. xiw sends a TERMINATE with MPA code 6
 #            (insufficient IRD, RFC 6581 section 9.1) and closes; the
 #            connect fails.
+#   depths:  xiw initiates; the Reply lowers its ORD and raises its IRD
+#            (RFC 6581 section 9.1): its ULP and QP get the new values.
 #   big:     a peer sends Requests with 512 octets of private data and
 #            IRD 0x3FFF, ORD 300, then IRD 300, ORD 0x3FFF: xiw's Reply
 #            echoes each 0x3FFF (RFC 6581 section 9.1) and negotiates the
@@ -73,6 +75,32 @@ else
 	rmmod xiw_cmtest
 fi
 barrier ird-done 120
+
+# RFC 6581 section 9.1 from the initiator's side: it offers IRD 1 and
+# ORD 3, the Reply says IRD 2 and ORD 2. The initiator raises its IRD to
+# the responder's ORD and lowers its ORD to the responder's IRD, and its
+# ULP's ESTABLISHED reports those (rdma_cm: responder_resources is the
+# IRD), not what it offered; the MPA log shows what its QP got.
+if [ "$VM_IDX" = 1 ]; then
+	rm -f "$OUT/listening"
+	$PEER depths-server 7482 "$OUT/listening" 2 2 > "$OUT/peer-depths.txt" 2>&1 &
+	peer=$!
+	retry 30 test -e "$OUT/listening"
+	barrier depths-listen 60
+	check ird-agreed-peer wait $peer
+	cat "$OUT/peer-depths.txt"
+else
+	barrier depths-listen 60
+	echo Y > /sys/module/xiw/parameters/mpa_log
+	echo "xiw-test: case ird-agreed" > /dev/kmsg
+	load_module "$XIW_CMTEST_KO" role=client addr="$PEER_IP" port=7482 ird=1 ord=3 data=0
+	cat $R
+	check ird-agreed-ulp grep -q '^established ird=2 ord=2 ' $R
+	check ird-agreed-qp eval "dmesg | sed -n '/xiw-test: case ird-agreed\$/,\$p' |
+		grep -q 'xiw: initiator: rev 2 .* ird 2 ord 2 '"
+	rmmod xiw_cmtest
+fi
+barrier depths-done 120
 
 # VM 1's xiw listens; VM 0 plays the silent initiator, then the one that
 # never sends the RTR.
