@@ -512,8 +512,10 @@ static void xiw_cep_finish(struct xiw_cep *cep, int err)
 	if (cep->reported) {
 		xiw_cep_event(cep, cep->cm_id, IW_CM_EVENT_CLOSE, 0, false);
 	} else if (cep->initiator && cep->cm_id) {
+		/* A Reject carries the peer's private data, IRD and ORD. */
 		xiw_cep_event(cep, cep->cm_id, IW_CM_EVENT_CONNECT_REPLY,
-			      err ? err : -ECONNRESET, false);
+			      err ? err : -ECONNRESET,
+			      xiw_mpa_hs_state(cep->hs) == XIW_MPA_HS_REJECTED);
 	} else if (!cep->initiator && cep->cm_id && cep->quiet) {
 		/* Inside the accept call: it fails, and no events follow. */
 		cep->accept_rc = err ? err : -ECONNRESET;
@@ -696,12 +698,7 @@ static void xiw_cep_step(struct xiw_cep *cep, const struct xiw_mpa_step *s)
 		xiw_cep_connected(cep);
 		break;
 	case XIW_MPA_UP_REJECTED:
-		cep->state = XIW_CEP_CLOSED;
-		xiw_cep_event(cep, cep->cm_id, IW_CM_EVENT_CONNECT_REPLY,
-			      -ECONNREFUSED, true);
-		xiw_cep_drop_cm_id(cep);
-		xiw_cep_close_sock(cep);
-		xiw_cep_detach_qp(cep);
+		xiw_cep_finish(cep, -ECONNREFUSED);
 		return;
 	case XIW_MPA_UP_FAILED:
 		if (s->retry_unenhanced && !xiw_cep_retry_unenhanced(cep))
