@@ -27,6 +27,8 @@ rm -rf "$out" && mkdir -p "$out"
 : > "$results"
 WERROR=${WERROR:-0}
 DEPTH=${DEPTH:-quick}
+# Builds use every core; the fuzz targets run one per core.
+JOBS=$(nproc)
 case $DEPTH in quick|full) ;; *) echo "check.sh: DEPTH is quick or full" >&2; exit 2 ;; esac
 
 pass() { echo "PASS $1" | tee -a "$results"; }
@@ -58,7 +60,7 @@ build_module() {	# name kdir
 	ko=$top/build/$rel/xiw.ko
 	local kcflags=()
 	[ "$WERROR" = 1 ] && kcflags=(KCFLAGS=-Werror)
-	make -C "$top" module KDIR="$kdir" "${kcflags[@]}" >"$log" 2>&1
+	make -j"$JOBS" -C "$top" module KDIR="$kdir" "${kcflags[@]}" >"$log" 2>&1
 	local rc=$?
 	if [ $rc != 0 ]; then
 		tail -n 30 "$log" >&2
@@ -85,7 +87,7 @@ build_module() {	# name kdir
 build_kunit_object() {	# kdir
 	local rel log=$out/build-kunit.log
 	rel=$(krel "$1")
-	make -C "$1" M="$top/build/$rel" CC="$(kcc "$1")" CONFIG_KUNIT=m \
+	make -j"$JOBS" -C "$1" M="$top/build/$rel" CC="$(kcc "$1")" CONFIG_KUNIT=m \
 		kunit/codec_kunit.o kunit/conn_kunit.o kunit/cq_kunit.o \
 		kunit/mem_kunit.o >"$log" 2>&1
 	local rc=$?
@@ -108,7 +110,7 @@ tier_done guard "$t0"
 # ---- tier: host -----------------------------------------------------------
 t0=$SECONDS
 kwarn=$top/build/$(krel "$kdir_612")/drivers/xiw/core/xiw_core.warnings
-if make -C userspace-tests OUT="$out/host" KWARN_FILE="$kwarn" >"$out/host-build.log" 2>&1; then
+if make -j"$JOBS" -C userspace-tests OUT="$out/host" KWARN_FILE="$kwarn" >"$out/host-build.log" 2>&1; then
 	"$out/host/unit_tests" --gtest_output="json:$out/host.json" >"$out/host.log" 2>&1
 	rc=$?
 	# A test passed only if it ran and did not fail; one that did not run
@@ -140,16 +142,28 @@ tier_done host "$t0"
 # seed corpus; `make fuzz` runs them longer.
 t0=$SECONDS
 if [ "$DEPTH" = full ]; then FUZZ_TIME=${FUZZ_TIME:-600}; else FUZZ_TIME=${FUZZ_TIME:-30}; fi
-if make -C userspace-tests OUT="$out/host" fuzz-build >"$out/fuzz-build.log" 2>&1; then
+fuzz_one() {	# NAME: one target, its exit status in fuzz-NAME.rc
+	make -C userspace-tests OUT="$out/host" FUZZERS="$1" FUZZ_TIME="$FUZZ_TIME" \
+		fuzz >"$out/fuzz-$1.log" 2>&1
+	echo $? >"$out/fuzz-$1.rc"
+}
+if make -j"$JOBS" -C userspace-tests OUT="$out/host" fuzz-build >"$out/fuzz-build.log" 2>&1; then
+	names=()
 	for f in userspace-tests/fuzz/fuzz_*.cpp; do
 		name=$(basename "$f" .cpp)
-		name=${name#fuzz_}
-		make -C userspace-tests OUT="$out/host" FUZZERS="$name" FUZZ_TIME="$FUZZ_TIME" \
-			fuzz >"$out/fuzz-$name.log" 2>&1
-		rc=$?
-		[ $rc = 0 ] || tail -n 40 "$out/fuzz-$name.log" >&2
+		names+=("${name#fuzz_}")
+	done
+	# One target per core at a time: each is a single process.
+	for name in "${names[@]}"; do
+		while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n; done
+		fuzz_one "$name" &
+	done
+	wait
+	for name in "${names[@]}"; do
+		rc=$(cat "$out/fuzz-$name.rc" 2>/dev/null || echo missing)
+		[ "$rc" = 0 ] || tail -n 40 "$out/fuzz-$name.log" >&2
 		grep -h 'executed_units' "$out/host/fuzz/$name.log" >&2
-		case_result "fuzz/$name" $rc
+		case_result "fuzz/$name" "$rc"
 	done
 else
 	tail -n 30 "$out/fuzz-build.log" >&2
