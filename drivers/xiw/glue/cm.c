@@ -58,9 +58,16 @@ struct xiw_cep {
 	struct iw_cm_id *cm_id;	/* with a reference, while events may follow */
 	struct xiw_qp *qp;	/* with a reference */
 	struct xiw_cep *listener;
+	/*
+	 * children_lock guards a listener's children, each child's place
+	 * on that list (child) and half_open, the listener's n_half_open
+	 * and cm_id.
+	 */
 	struct list_head children;	/* listener: not yet accepted */
 	struct list_head child;
 	spinlock_t children_lock;
+	bool half_open;		/* child: its MPA Request is not complete */
+	u32 n_half_open;	/* listener: children with half_open set */
 	struct work_struct work;
 	struct delayed_work timer;
 	bool quiet;		/* no events: inside xiw_iw_accept() (its
@@ -463,6 +470,16 @@ static void xiw_cep_timer(struct xiw_cep *cep, const struct xiw_mpa_step *s)
 	}
 }
 
+/* Under the listener's children_lock: CEP no longer counts as half-open. */
+static void xiw_cep_not_half_open(struct xiw_cep *l, struct xiw_cep *cep)
+{
+	lockdep_assert_held(&l->children_lock);
+	if (cep->half_open) {
+		cep->half_open = false;
+		l->n_half_open--;
+	}
+}
+
 static void xiw_cep_unlink_child(struct xiw_cep *cep)
 {
 	struct xiw_cep *l = cep->listener;
@@ -471,6 +488,7 @@ static void xiw_cep_unlink_child(struct xiw_cep *cep)
 		return;
 	spin_lock(&l->children_lock);
 	list_del_init(&cep->child);
+	xiw_cep_not_half_open(l, cep);
 	spin_unlock(&l->children_lock);
 	cep->listener = NULL;
 	xiw_cep_put(l);
@@ -629,6 +647,7 @@ static void xiw_cep_connect_request(struct xiw_cep *cep)
 
 	if (l) {
 		spin_lock(&l->children_lock);
+		xiw_cep_not_half_open(l, cep);
 		lid = l->cm_id;
 		if (lid)
 			lid->add_ref(lid);
@@ -908,6 +927,46 @@ static int xiw_cep_init_hs(struct xiw_cep *cep)
 	return xiw_mpa_hs_init(cep->hs, xiw_mpa_hs_size(), &p);
 }
 
+/*
+ * mpa_max_half_open: before a listener that holds that many connections
+ * still waiting for their MPA Request takes one more, the one that has
+ * waited longest goes. xiw accepts every connection TCP completes, so the
+ * listen backlog no longer bounds them; a peer that opens connections and
+ * stops (RFC 5044 leaves the wait to the responder's timer) now holds at
+ * most this many, and a real client's connection, the newest, goes last.
+ */
+static void xiw_listen_make_room(struct xiw_cep *l)
+{
+	unsigned int max = xiw_params_max_half_open();
+	struct xiw_cep *old = NULL, *c;
+
+	spin_lock(&l->children_lock);
+	if (max && l->n_half_open >= max) {
+		list_for_each_entry(c, &l->children, child) {
+			if (c->half_open) {
+				old = c;
+				break;
+			}
+		}
+	}
+	if (old) {
+		xiw_cep_not_half_open(l, old);
+		kref_get(&old->ref);
+	}
+	spin_unlock(&l->children_lock);
+	if (!old)
+		return;
+	mutex_lock_nested(&old->lock, SINGLE_DEPTH_NESTING);
+	/* Unless its Request completed meanwhile. */
+	if (old->state == XIW_CEP_MPA &&
+	    xiw_mpa_hs_state(old->hs) == XIW_MPA_HS_AWAIT_REQUEST) {
+		xiw_stat_inc(old->xdev, XIW_STAT_CM_HALF_OPEN_CLOSED);
+		xiw_cep_finish(old, -ECONNABORTED);
+	}
+	mutex_unlock(&old->lock);
+	xiw_cep_put(old);
+}
+
 static void xiw_cep_listen_work(struct xiw_cep *l)
 {
 	struct xiw_mpa_step s;
@@ -915,6 +974,7 @@ static void xiw_cep_listen_work(struct xiw_cep *l)
 	struct socket *ns;
 
 	while (l->sock && kernel_accept(l->sock, &ns, O_NONBLOCK) == 0) {
+		xiw_listen_make_room(l);
 		cep = xiw_cep_alloc(l->xdev);
 		if (!cep || xiw_cep_init_hs(cep)) {
 			if (cep)
@@ -928,6 +988,8 @@ static void xiw_cep_listen_work(struct xiw_cep *l)
 		kref_get(&cep->ref);	/* the listener list's */
 		spin_lock(&l->children_lock);
 		list_add_tail(&cep->child, &l->children);
+		cep->half_open = true;
+		l->n_half_open++;
 		spin_unlock(&l->children_lock);
 		/* Listener, then child: a child never takes its listener's lock. */
 		mutex_lock_nested(&cep->lock, SINGLE_DEPTH_NESTING);

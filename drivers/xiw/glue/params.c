@@ -112,6 +112,21 @@ module_param(mpa_rtr_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(mpa_rtr_timeout_ms, "Responder wait for the peer-to-peer RTR, ms (0: none; default 10000)");
 
 /*
+ * Accepted connections per listener still waiting for their whole MPA
+ * Request. xiw takes every connection TCP completes, so the listen
+ * backlog no longer bounds them; this does, by closing the oldest.
+ */
+static uint mpa_max_half_open = 1024;
+module_param(mpa_max_half_open, uint, 0644);
+MODULE_PARM_DESC(mpa_max_half_open,
+		 "Connections per listener waiting for their MPA Request; beyond it the oldest is closed (0: no limit; default 1024)");
+
+unsigned int xiw_params_max_half_open(void)
+{
+	return READ_ONCE(mpa_max_half_open);
+}
+
+/*
  * GSO-sized FPDUs: not in RFC 5044, whose Res bits are sent as zero, so
  * off by default; upstream siw built with try_gso offers the same bit.
  */

@@ -9,6 +9,8 @@
 void xiw_params_policy(struct xiw_mpa_policy *p);
 /* mpa_log: report each connection's MPA parameters at KERN_INFO. */
 bool xiw_params_log(void);
+/* mpa_max_half_open: 0 is no limit. */
+unsigned int xiw_params_max_half_open(void);
 enum xiw_tx_payload {
 	XIW_TX_COPY,		/* into the FPDU buffer, which TCP copies */
 	XIW_TX_GATHER,		/* TCP copies it from where it lies */

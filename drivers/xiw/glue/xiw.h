@@ -48,6 +48,7 @@ enum xiw_stat {
 	XIW_STAT_TX_GATHER_COPY, /* FPDUs copied instead (memory, run count) */
 	XIW_STAT_TX_ZCOPY_MSG,	/* messages TCP sent pages of itself */
 	XIW_STAT_CM_REQ_DROPPED, /* Connection Requests iw_cm could not take */
+	XIW_STAT_CM_HALF_OPEN_CLOSED, /* over mpa_max_half_open */
 	XIW_NUM_STATS
 };
 
