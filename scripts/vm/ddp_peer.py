@@ -34,6 +34,38 @@ its RDMA Read Request (64 octets into its sink), and plays CASE:
                memory the probe announced: beyond the IRD, TERMINATE
                RDMAP remote operation error, catastrophic (0/2/7)
 
+Each of these ends the stream with the TERMINATE named (RFC 5041 section
+7 for DDP, layer 1; RFC 5040 section 7 for RDMAP, layer 0), and nothing
+of it is placed:
+
+  send-too-long
+               a SEND of 80 octets for the probe's 64-octet receive:
+               DDP untagged buffer error, message too long (1/2/5)
+  send-no-buffer
+               a SEND with MSN 2, where only MSN 1 has a receive: DDP
+               untagged, MSN range not valid (1/2/3)
+  bad-qn       a SEND on queue 3: DDP untagged, invalid QN (1/2/1)
+  bad-ddp-version
+               a SEND with DDP version 0: DDP untagged, invalid DDP
+               version (1/2/6)
+  bad-rdmap-version
+               a SEND with RDMAP version 0: RDMAP remote operation
+               error, invalid RDMAP version (0/2/5)
+  bad-opcode   an untagged message with RDMAP opcode 0xC: RDMAP remote
+               operation error, unexpected opcode (0/2/6)
+  write-bad-stag
+               an RDMA WRITE to STag 0xabcd00, which nobody registered:
+               DDP tagged buffer error, invalid STag (1/1/0)
+  read-req-bad-stag
+               a Read Request whose source is STag 0xabcd00: RDMAP remote
+               protection error, invalid STag (0/1/0)
+  read-resp-too-long
+               a last Read Response of 80 octets for the 64 asked: DDP
+               tagged buffer error, base or bounds (1/1/1)
+  read-resp-bad-stag
+               a Read Response to STag 0xabcd00, not the READ's sink: DDP
+               tagged buffer error, invalid STag (1/1/0)
+
 Prints what it sent and received. Exit status 0 if the expected
 TERMINATE came (for the interleavings: none, xiw stayed quiet or closed
 once its probe was done), else 1.
@@ -51,7 +83,7 @@ REQ_KEY = b"MPA ID Req Frame"
 REP_KEY = b"MPA ID Rep Frame"
 LIMIT = float(os.environ.get("LIMIT", "30"))
 M, C, S = 0x80, 0x40, 0x10
-OP_READ_REQ, OP_READ_RESP, OP_SEND, OP_SEND_INV, OP_TERMINATE = 1, 2, 3, 4, 7
+OP_WRITE, OP_READ_REQ, OP_READ_RESP, OP_SEND, OP_SEND_INV, OP_TERMINATE = 0, 1, 2, 3, 4, 7
 
 
 class Stream:
@@ -211,6 +243,42 @@ def play(case, st, info, rreq):
         rr = struct.pack(">IQIIQ", 0x5678, 0, length, rkey, addr)
         st.send_ulpdu(untagged(OP_READ_REQ, True, 1, 1, 0, rr))
         return (0, 2, 7)
+    bad = 0x00ABCD00  # an STag no one registered
+    if case == "send-too-long":
+        send(0, b"L" * 80, True)
+        return (1, 2, 5)
+    if case == "send-no-buffer":
+        st.send_ulpdu(untagged(OP_SEND, True, 0, 2, 0, b"N" * 16))
+        return (1, 2, 3)
+    if case == "bad-qn":
+        st.send_ulpdu(untagged(OP_SEND, True, 3, 1, 0, b"Q" * 16))
+        return (1, 2, 1)
+    if case == "bad-ddp-version":
+        u = bytearray(untagged(OP_SEND, True, 0, 1, 0, b"V" * 16))
+        u[0] &= ~0x03
+        st.send_ulpdu(bytes(u))
+        return (1, 2, 6)
+    if case == "bad-rdmap-version":
+        u = bytearray(untagged(OP_SEND, True, 0, 1, 0, b"V" * 16))
+        u[1] &= 0x3F
+        st.send_ulpdu(bytes(u))
+        return (0, 2, 5)
+    if case == "bad-opcode":
+        st.send_ulpdu(untagged(0xC, True, 0, 1, 0, b"O" * 16))
+        return (0, 2, 6)
+    if case == "write-bad-stag":
+        st.send_ulpdu(tagged(OP_WRITE, True, bad, 0, b"W" * 16))
+        return (1, 1, 0)
+    if case == "read-req-bad-stag":
+        rr = struct.pack(">IQIIQ", 0x5678, 0, 16, bad, 0)
+        st.send_ulpdu(untagged(OP_READ_REQ, True, 1, 1, 0, rr))
+        return (0, 1, 0)
+    if case == "read-resp-too-long":
+        resp(0, b"R" * (size + 16), True)
+        return (1, 1, 1)
+    if case == "read-resp-bad-stag":
+        st.send_ulpdu(tagged(OP_READ_RESP, True, bad, 0, b"R" * size))
+        return (1, 1, 0)
     raise ValueError(f"unknown case {case}")
 
 

@@ -18,6 +18,11 @@
 #       looked at (one that cannot be invalidated would give 0/2/9).
 #   after-terminate: a SEND right behind the peer's TERMINATE, in the same
 #       TCP segment, is not placed: the receive is flushed.
+#   send-too-long ... read-resp-bad-stag: one broken rule each (a SEND
+#       too long, without a receive, on a bad queue; DDP and RDMAP
+#       versions; an unknown opcode; WRITE, Read Request and Read Response
+#       naming an STag nobody registered; a Read Response too long): the
+#       TERMINATE the RFC names, nothing placed.
 # Connection management (scripts/vm/mpa_peer.py against VM 1's xiw_cmtest
 # server, which accepts from its CONNECT_REQUEST handler, on iw_cm's work
 # queue, as nvmet-rdma does):
@@ -30,9 +35,10 @@
 #       wrong CRC code 2 (RFC 6581 section 9.2, RFC 5044 section 8); each
 #       reaches the ULP as ESTABLISHED with an error status.
 #   half-open: 1000 connections that send half a Request and stop do not
-#       keep a real client's Request from its Reply, and xiw closes every
-#       one of them at its Request timeout (5 s here); its ULP hears only
-#       of the real one.
+#       keep a real client's Request from its Reply; xiw holds at most
+#       mpa_max_half_open (100 here) of them at any time, closing the
+#       oldest (cm_half_open_closed), and closes the rest at its Request
+#       timeout (15 s here); its ULP hears only of the real one.
 #   dropped-request: a ULP too slow for its listen backlog (1) makes
 #       iw_cm drop CONNECT_REQUESTs: xiw closes those connections
 #       (cm_req_dropped grows) and leaks no connection endpoint (xiw
@@ -57,10 +63,19 @@ setup() {
 check setup setup || exit 1
 barrier setup || exit 1
 
+# make check's debug-kernel boot (DEPTH=quick) runs the DDP cases whose
+# bytes reach xiw's placement and completion code (where KASAN matters);
+# those refused from the headers alone (queue, MSN, versions, opcode, a
+# Read Request's STag) run on the stock kernel, and everywhere in
+# check-full. Every connection-management case runs on both.
+QUICK='interleave|interleave-complete|short-response|gap-response|ird0|sendinv-bad-crc'
+QUICK="$QUICK|after-terminate|send-too-long|write-bad-stag|read-resp-too-long|read-resp-bad-stag"
+
 # ddp CASE PORT PROBE_PARAMS EXPECT: VM 1 plays CASE, VM 0's probe must
 # report EXPECT (a regular expression).
 ddp() {
 	c=$1 port=$2 params=$3 expect=$4
+	at_depth "$c" || return 0
 	if [ "$VM_IDX" = 1 ]; then
 		rm -f "$OUT/ready-$c"
 		$DDP "$c" "$port" "$OUT/ready-$c" > "$OUT/ddp-$c.txt" 2>&1 &
@@ -86,6 +101,14 @@ ddp gap-response 7493 "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
 ddp ird0 7494 "ird=0" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
 ddp sendinv-bad-crc 7497 "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
 ddp after-terminate 7498 "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
+# Broken rules of RFC 5041 and RFC 5040 (ddp_peer.py names the TERMINATE
+# each must get): the stream ends, the receive and the READ are flushed.
+port=7510
+for c in send-too-long send-no-buffer bad-qn bad-ddp-version bad-rdmap-version \
+	bad-opcode write-bad-stag read-req-bad-stag read-resp-too-long read-resp-bad-stag; do
+	ddp "$c" $port "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
+	port=$((port + 1))
+done
 
 # Peer-to-peer accept on iw_cm's queue.
 if [ "$VM_IDX" = 1 ]; then
@@ -153,16 +176,22 @@ half_open_left() {	# none of them still established on xiw's side
 	left=$(ss -Htn state established '( sport = :7501 )') || return 1
 	[ -z "$left" ] || { echo "$left" | head -n 5; return 1; }
 }
+# The Request timeout (15 s) outlasts opening them all on the debug kernel.
 if [ "$VM_IDX" = 1 ]; then
-	echo 5000 > $P/mpa_request_timeout_ms
+	echo 15000 > $P/mpa_request_timeout_ms
+	echo 100 > $P/mpa_max_half_open
+	at cm_half_open_closed
 	load_module "$XIW_CMTEST_KO" role=server port=7501 backlog=1024
 	barrier half-listen 60
 	barrier half-done 300
 	cat $R
 	check half-open-one-request grep -q '^requests=1 ' $R
+	# Each connection past the 100th closed the oldest on arrival.
+	check half-open-oldest-closed grew cm_half_open_closed 900
 	check half-open-none-left half_open_left
 	rmmod xiw_cmtest
 	echo 10000 > $P/mpa_request_timeout_ms
+	echo 1024 > $P/mpa_max_half_open
 else
 	barrier half-listen 60
 	check half-open env LIMIT=60 $MPA half-open "$PEER_IP" 7501 1000
