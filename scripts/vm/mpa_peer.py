@@ -50,9 +50,10 @@
                                       mpa_max_half_open at once, the rest
                                       at its Request timeout) within LIMIT
 
-  mpa_peer.py request-clients HOST PORT N
+  mpa_peer.py request-clients HOST PORT N [SENT]
                                       open N connections at once, each
-                                      sending a client-server Request; say
+                                      sending a client-server Request (SENT:
+                                      a file created once all are sent); say
                                       for each whether the Reply came, xiw
                                       closed it without one, or it is still
                                       open after LIMIT (exit 0 unless that)
@@ -375,12 +376,14 @@ def half_open(host, port, n):
     return 0 if ok and len(opened) == n and left == 0 else 1
 
 
-def request_clients(host, port, n):
+def request_clients(host, port, n, sent=None):
     socks = []
     for _ in range(n):
         s = socket.create_connection((host, port), timeout=LIMIT)
         s.sendall(request(struct.pack(">HH", 4, 4)))
         socks.append(s)
+    if sent:
+        open(sent, "w").close()
     t0 = time.monotonic()
     rc = 0
     for i, s in enumerate(socks):
@@ -416,7 +419,7 @@ def main():
     if mode == "half-open":
         return half_open(args[0], int(args[1]), int(args[2]))
     if mode == "request-clients":
-        return request_clients(args[0], int(args[1]), int(args[2]))
+        return request_clients(args[0], int(args[1]), int(args[2]), args[3] if len(args) > 3 else None)
     print(__doc__)
     return 2
 
