@@ -220,53 +220,42 @@ def read_request(s):
     return head, read_exact(s, pd_len)
 
 
+def answer_enhanced(s, what, reply_depths):
+    """Read an enhanced Request from S and answer it: C and S, Rev 2, the
+    initiator's control flags (A, B | C, D: its model and RTR types)
+    echoed, with the IRD and ORD reply_depths(ird, ord) returns for the
+    Request's. False (and a message) if the Request is not enhanced."""
+    req = read_request(s)
+    if req is None or req[0][17] != 2 or not req[0][16] & 0x10 or len(req[1]) < 4:
+        print(f"{what}: no enhanced Request")
+        return False
+    ird_f, ord_f = struct.unpack(">HH", req[1][:4])
+    ird, ord_ = reply_depths(ird_f & 0x3FFF, ord_f & 0x3FFF)
+    print(f"{what}: Request IRD {ird_f & 0x3FFF} ORD {ord_f & 0x3FFF} "
+          f"control {ird_f >> 14:#x}/{ord_f >> 14:#x}, Reply IRD {ird} ORD {ord_}")
+    s.sendall(REP_KEY + bytes([0x50, 2]) + struct.pack(
+        ">HHH", 4, (ird_f & 0xC000) | ird, (ord_f & 0xC000) | ord_))
+    return True
+
+
 def greedy_server(port, ready=None):
     s = accept_one(port, ready)
     t0 = time.monotonic()
-    req = read_request(s)
-    if req is None or req[0][17] != 2 or not req[0][16] & 0x10 or len(req[1]) < 4:
-        print("greedy-server: no enhanced Request")
+    # Our IRD covers its ORD, but our ORD 0x3FFE is more than any
+    # device's IRD, so the initiator must TERMINATE with code 6.
+    if not answer_enhanced(s, "greedy-server", lambda ird, ord_: (ord_, 0x3FFE)):
         return 1
-    ird_f, ord_f = struct.unpack(">HH", req[1][:4])
-    print(f"greedy-server: Request IRD {ird_f & 0x3FFF} ORD {ord_f & 0x3FFF} "
-          f"control {ird_f >> 14:#x}/{ord_f >> 14:#x}")
-    # C and S, Rev 2, the initiator's control flags echoed (A, B | C, D:
-    # the model and RTR types it offered): our IRD covers its ORD, but our
-    # ORD 0x3FFE is more than any device's IRD, so the initiator must
-    # TERMINATE with code 6.
-    s.sendall(REP_KEY + bytes([0x50, 2]) + struct.pack(
-        ">HHH", 4, (ird_f & 0xC000) | (ord_f & 0x3FFF), (ord_f & 0xC000) | 0x3FFE))
-    try:
-        fpdu = read_exact(s, 2 + 18 + 4)
-    except ConnectionError:
-        fpdu = b""
-    print(f"greedy-server: after the Reply: {fpdu.hex()}")
-    ulpdu = fpdu[2:]
-    ok = False
-    if len(ulpdu) >= 18:
-        hl = 14 if ulpdu[0] & 0x80 else 18  # tagged or untagged DDP header
-        opcode = ulpdu[1] & 0x0F
-        ctrl = ulpdu[hl:hl + 2] if len(ulpdu) >= hl + 2 else b""
-        print(f"greedy-server: RDMAP opcode {opcode:#x} Terminate control {ctrl.hex()}")
-        # Opcode 0x7 Terminate; layer 2 (LLP), type 0 (MPA), code 6.
-        ok = opcode == 0x7 and ctrl == bytes([0x20, 0x06])
-    print(f"greedy-server: TERMINATE code 6 {'seen' if ok else 'missing'}")
+    code = terminate_code(s)
+    ok = code == 6
+    print(f"greedy-server: TERMINATE code {code}, want 6: {'seen' if ok else 'missing'}")
     return report("greedy-server", wait_close(s, t0)) or (0 if ok else 1)
 
 
 def depths_server(port, ready, ird, ord_):
     s = accept_one(port, ready)
     t0 = time.monotonic()
-    req = read_request(s)
-    if req is None or req[0][17] != 2 or not req[0][16] & 0x10 or len(req[1]) < 4:
-        print("depths-server: no enhanced Request")
+    if not answer_enhanced(s, "depths-server", lambda *_: (ird, ord_)):
         return 1
-    ird_f, ord_f = struct.unpack(">HH", req[1][:4])
-    print(f"depths-server: Request IRD {ird_f & 0x3FFF} ORD {ord_f & 0x3FFF}, Reply IRD {ird} ORD {ord_}")
-    # C and S, Rev 2, the initiator's control flags echoed (its model and
-    # RTR types, as greedy-server does).
-    s.sendall(REP_KEY + bytes([0x50, 2]) + struct.pack(
-        ">HHH", 4, (ird_f & 0xC000) | ird, (ord_f & 0xC000) | ord_))
     # Whatever the initiator sends until it closes: no TERMINATE.
     got = b""
     s.settimeout(0.5)
