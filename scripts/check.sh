@@ -222,7 +222,7 @@ tier_done debug-kernel "$t0"
 # module and siw builds' checks, the initramfs and the boot, about 45 s),
 # NFS over RDMA among them (Documentation/nfs.rst): nfsd and the NFS
 # client on xiw, and each with upstream siw on the other side.
-vm_tier stock "selftest user timeouts scale hostile nfs" 2200
+vm_tier stock "selftest user timeouts scale hostile nfs" 1500
 # The xiw to xiw matrix and xiw against stock upstream siw (the fast
 # interop subset; `make interop` and check-full add the siw variants), on
 # the wire checked by tshark and by our RFC 6581 checker.

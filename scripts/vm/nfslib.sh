@@ -68,6 +68,62 @@ nfs_mount() {
 
 drop_caches() { sync && echo 3 > /proc/sys/vm/drop_caches; }
 
+# bounded SECONDS FUNCTION ARGS...: run one of this file's functions with a
+# time limit, so that a stalled mount fails its case instead of holding the
+# VM until the harness's limit. NFS waits are killable: SIGKILL follows
+# SIGTERM after 10 s. On failure the state of the transport is logged
+# (nfs_diag), and the server logs its own (nfs_stuck_watch).
+bounded() {
+	t=$1
+	shift
+	timeout -k 10 "$t" sh -c '. "$XIW_TOP/scripts/vm/nfslib.sh" && "$@"' bounded "$@" && return 0
+	echo "$1: failed or ran out of its ${t} s"
+	nfs_diag
+	# The server logs its side while the transport is still as it was.
+	touch "$SYNC/nfs-stuck"
+	n=0
+	while [ -e "$SYNC/nfs-stuck" ] && [ $n -lt 30 ]; do
+		sleep 1
+		n=$((n + 1))
+	done
+	return 1
+}
+
+# nfs_diag: what an engineer needs to tell a stalled RDMA transport from a
+# stalled server: the TCP queues of every connection, the RNIC's QPs and
+# counters, the RPC transport's statistics and the kernel's last words.
+nfs_diag() {
+	echo "---- nfs_diag $(cat /proc/uptime)"
+	ss -tinm
+	rdma resource show qp
+	for d in /sys/class/infiniband/*/ports/1/hw_counters; do
+		[ -d "$d" ] && (cd "$d" && grep . *)
+	done
+	cat /proc/self/mountstats 2>/dev/null | grep -A12 'xprt:'
+	dmesg | tail -n 60
+	echo "---- end nfs_diag"
+}
+
+# nfs_stuck_watch: the server's half of a failed case's log, taken when a
+# client's bounded case gives up (run in the background for the test).
+nfs_stuck_watch() {
+	while :; do
+		if [ -e "$SYNC/nfs-stuck" ]; then
+			nfs_diag
+			rm -f "$SYNC/nfs-stuck"
+		fi
+		sleep 5
+	done
+}
+
+# nfs_umount DIR: unmount, forcibly and lazily when a stalled transport
+# blocks the plain unmount (the case that stalled has failed already).
+nfs_umount() {
+	timeout -k 5 60 umount "$1" && return 0
+	umount -f -l "$1"
+	return 1
+}
+
 # make_sources MAX: random files of 0 B to MAX octets in /tmp/src and
 # their digests in /tmp/src.sha256 (client side).
 make_sources() {
