@@ -261,15 +261,21 @@ p=$(grep -c '^PASS' "$results")
 f=$(grep -c '^FAIL' "$results")
 s=$(grep -c '^SKIP' "$results")
 if [ "$f" != 0 ]; then
-	echo "failed cases:" >&2
-	grep '^FAIL' "$results" >&2
-	# A failed kernel-log case's first offending lines (scripts/vm/run.sh
-	# saves them), where a log tail that keeps only the end of this
-	# output still shows them.
+	# A failed kernel-log case's first offending lines and call trace
+	# (scripts/vm/run.sh saves them), then the failed cases and each
+	# log's first offending lines once more: a CI log that keeps only the
+	# end of this output still shows what failed and why.
 	for b in "$out"/vm-*/vm*.badlines; do
 		[ -s "$b" ] || continue
 		echo "${b#"$out"/}:" >&2
 		cat "$b" >&2
+	done
+	echo "failed cases:" >&2
+	grep '^FAIL' "$results" >&2
+	for b in "$out"/vm-*/vm*.badlines; do
+		[ -s "$b" ] || continue
+		echo "${b#"$out"/}, first lines:" >&2
+		head -n 2 "$b" | cut -c1-160 >&2
 	done
 fi
 total=$((SECONDS - t_start))
