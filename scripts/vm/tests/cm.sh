@@ -35,13 +35,18 @@ defaults() {
 }
 
 # The kernel log since this case began. The log is never cleared: the
-# harness scans all of it (KUnit's KTAP, WARNs) after the run.
+# harness scans all of it (KUnit's KTAP, WARNs) after the run. case_snap
+# keeps it in the case's file once its connection is over, for the checks
+# that read what was logged by then (on the debug kernel each pass over
+# the whole log costs a second).
 case_mark() { echo "xiw-test: case $tc" > /dev/kmsg; }
 case_log() { dmesg | sed -n "/xiw-test: case $tc\$/,\$p"; }
+case_snap() { CASE_FILE=$OUT/dmesg-$tc-$1.txt; case_log > "$CASE_FILE"; }
 
-# agreed ROLE PATTERN: the last MPA line of ROLE matches PATTERN.
+# agreed ROLE PATTERN: the last MPA line of ROLE in the case's file
+# matches PATTERN.
 agreed() {
-	case_log | grep "xiw: $1: rev" | tail -n 1 | tee /dev/stderr | grep -qE "$2"
+	grep "xiw: $1: rev" "$CASE_FILE" | tail -n 1 | tee /dev/stderr | grep -qE "$2"
 }
 
 # run NAME "client params" "server params" "client args" CLIENT_RE SERVER_RE [CLIENT_MPA SERVER_MPA]
@@ -67,8 +72,8 @@ QUICK="$QUICK|late-event|crc-error|marker-error|reject"
 # must receive exactly that; the fault was used once.
 mpa_error_checks() {	# ROLE CODE PARAMETER
 	if [ "$1" = responder ]; then
-		check "$tc-server-terminate" eval "case_log |
-			grep -q 'stream error -[0-9]*: TERMINATE layer 2 type 0 code 0x$2'"
+		check "$tc-server-terminate" grep -q \
+			"stream error -[0-9]*: TERMINATE layer 2 type 0 code 0x$2" "$CASE_FILE"
 		check "$tc-server-counters" grew tx_terminate 1
 	else
 		check "$tc-client-terminate" retry 10 eval "case_log |
@@ -95,7 +100,7 @@ term5_checks() {
 # tried again with Rev 1.
 retry_checks() {
 	[ "$1" = responder ] ||
-		check "$tc-client-retried" eval 'case_log | grep -q "retrying with Rev 1"'
+		check "$tc-client-retried" grep -q "retrying with Rev 1" "$CASE_FILE"
 }
 
 # GSO-sized FPDUs: where both offered them, each side sent FPDUs longer
@@ -152,6 +157,7 @@ run() {
 		barrier "$tc-listen" 60
 		barrier "$tc-done" 120
 		sleep 1
+		case_snap server
 		check "$tc-server" grep -qE "$sre" $R
 		cat $R
 		[ -z "$smpa" ] || check "$tc-server-mpa" agreed responder "$smpa"
@@ -169,13 +175,13 @@ run() {
 			cat /sys/module/xiw_cmtest/parameters/srq_events
 		esac
 		case_checks responder
-		case_log > "$OUT/dmesg-$tc-server.txt"
 		rmmod xiw_cmtest
 	else
 		eval "$cset"
 		case_mark
 		barrier "$tc-listen" 60
 		load_module "$XIW_CMTEST_KO" role=client addr="$PEER_IP" port=$PORT $CMT_DATA $cargs
+		case_snap client
 		check "$tc-client" grep -qE "$cre" $R
 		cat $R
 		case "$cre" in *data=fail*) ;; *)
@@ -191,7 +197,6 @@ run() {
 		esac
 		[ -z "$cmpa" ] || check "$tc-client-mpa" agreed initiator "$cmpa"
 		case_checks initiator
-		case_log > "$OUT/dmesg-$tc-client.txt"
 		rmmod xiw_cmtest
 		barrier "$tc-done" 120
 	fi

@@ -55,8 +55,10 @@ defaults() {
 
 case_mark() { echo "xiw-test: case $tc" > /dev/kmsg; }
 case_log() { dmesg | sed -n "/xiw-test: case $tc\$/,\$p"; }
-agreed() {	# ROLE PATTERN: xiw's last MPA line for ROLE matches
-	case_log | grep "xiw: $1: rev" | tail -n 1 | tee /dev/stderr | grep -qE "$2"
+# agreed ROLE PATTERN: xiw's last MPA line for ROLE in the case's file
+# (taken once its connection is over) matches.
+agreed() {
+	grep "xiw: $1: rev" "$OUT/dmesg-$tc.txt" | tail -n 1 | tee /dev/stderr | grep -qE "$2"
 }
 
 # user_pair CLIENT_VM NAME "server command" "client command": user-space
@@ -118,6 +120,9 @@ cell() {
 			cat $R
 			rmmod xiw_cmtest
 		fi
+		# The kernel log of the connection (the whole log stays in
+		# the VM's dmesg file).
+		case_log > "$OUT/dmesg-$tc.txt"
 		if [ -n "$mpa" ]; then
 			[ "$VM_IDX" = $XIW_VM ] && check "$tc-xiw-mpa" agreed $role "$mpa"
 			if [ "$RPING" = Y ]; then
@@ -133,7 +138,6 @@ cell() {
 					"$XIW_PATTERN -c $PEER_IP -p 7474"
 			fi
 		fi
-		case_log > "$OUT/dmesg-$tc.txt"
 	done
 	DATA_RE=$DATA_OK RPING=Y
 }
