@@ -260,18 +260,26 @@ int xiw_cq_add(struct ib_cq *ibcq, const struct ib_wc *wc, bool solicited)
 }
 EXPORT_SYMBOL_IF_KUNIT(xiw_cq_add);
 
-/* Calls the consumer's handlers for what xiw_cq_add() returned. */
+/*
+ * Calls the consumer's handlers for what xiw_cq_add() returned. An
+ * overflow is logged and counted whether or not the consumer has an event
+ * handler (ib_alloc_cq()'s CQs have none): the completions it lost are
+ * likely to leave that consumer waiting.
+ */
 void xiw_cq_kick(struct ib_cq *ibcq, int todo)
 {
-	if (todo & XIW_CQ_OVERFLOW && ibcq->event_handler) {
+	if (todo & XIW_CQ_OVERFLOW) {
 		struct ib_event ev = {
 			.device = ibcq->device,
 			.element.cq = ibcq,
 			.event = IB_EVENT_CQ_ERR,
 		};
 
-		pr_warn_ratelimited("xiw: CQ overflow, completions lost\n");
-		ibcq->event_handler(&ev, ibcq->cq_context);
+		pr_warn_ratelimited("xiw: CQ of %u entries overflowed, completions lost\n",
+				    to_xiw_cq(ibcq)->size);
+		xiw_stat_inc(to_xiw_dev(ibcq->device), XIW_STAT_CQ_OVERFLOW);
+		if (ibcq->event_handler)
+			ibcq->event_handler(&ev, ibcq->cq_context);
 	}
 	if (todo & XIW_CQ_NOTIFY && ibcq->comp_handler)
 		ibcq->comp_handler(ibcq, ibcq->cq_context);

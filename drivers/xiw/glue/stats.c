@@ -25,6 +25,7 @@ static const struct rdma_stat_desc xiw_stat_descs[XIW_NUM_STATS] = {
 	[XIW_STAT_TX_ZCOPY_MSG] = { .name = "tx_zcopy_msg" },
 	[XIW_STAT_CM_REQ_DROPPED] = { .name = "cm_req_dropped" },
 	[XIW_STAT_CM_HALF_OPEN_CLOSED] = { .name = "cm_half_open_closed" },
+	[XIW_STAT_CQ_OVERFLOW] = { .name = "cq_overflow" },
 };
 
 static struct rdma_hw_stats *xiw_alloc_hw_port_stats(struct ib_device *ibdev,

@@ -49,6 +49,7 @@ enum xiw_stat {
 	XIW_STAT_TX_ZCOPY_MSG,	/* messages TCP sent pages of itself */
 	XIW_STAT_CM_REQ_DROPPED, /* Connection Requests iw_cm could not take */
 	XIW_STAT_CM_HALF_OPEN_CLOSED, /* over mpa_max_half_open */
+	XIW_STAT_CQ_OVERFLOW,	/* CQs that overflowed (completions lost) */
 	XIW_NUM_STATS
 };
 
