@@ -90,6 +90,9 @@ MODULE_PARM_DESC(srq, "server: receives from a shared receive queue");
 static bool probe;
 module_param(probe, bool, 0444);
 MODULE_PARM_DESC(probe, "client: post one receive, SEND where to read, READ 64 octets, report (for scripts/vm/ddp_peer.py)");
+static uint probe_flood;
+module_param(probe_flood, uint, 0444);
+MODULE_PARM_DESC(probe_flood, "client probe=1: then an RDMA WRITE of this many KiB (up to 1024), more than a peer that stops reading takes");
 static int backlog = 8;
 module_param(backlog, int, 0444);
 MODULE_PARM_DESC(backlog, "server: rdma_listen()'s backlog");
@@ -129,7 +132,7 @@ struct cmt_conn {
 	struct cmt_slot slot[CMT_SLOTS];
 	u8 *mem;		/* server: open to the client's WRITEs and READs */
 	u8 *wbuf;		/* server: source of WINV's WRITE */
-	void *probe_mem[4];	/* client probe=1: freed with the QP */
+	void *probe_mem[5];	/* client probe=1: freed with the QP */
 	struct ib_qp *orphan_qp;	/* its id went first (see below) */
 	struct ib_cqe hello_cqe;	/* server hello=1 */
 	u8 hello_buf[4];
@@ -1044,8 +1047,10 @@ static void cmt_runs(char *out, size_t size, const u8 *p, u32 len)
 /*
  * One receive of 64 octets, a SEND telling the peer where 64 octets of
  * 'S' may be read (address, rkey, length), and a READ of 64 octets from
- * the peer's STag 0x1234 at 0; then whatever completes within 10 s:
- * " probe send=S recv=S:LEN:RUNS read=S:RUNS" (S: the status, or -1).
+ * the peer's STag 0x1234 at 0; with probe_flood=K, a second later a
+ * WRITE of K KiB to that STag. Then whatever completes within 10 s:
+ * " probe send=S recv=S:LEN:RUNS read=S:RUNS[ write=S]" (S: the status,
+ * or -1).
  */
 static void cmt_probe(void)
 {
@@ -1054,7 +1059,9 @@ static void cmt_probe(void)
 	u8 *back = kmalloc(CMT_PROBE_LEN, GFP_KERNEL);
 	u8 *mem = kmalloc(CMT_PROBE_LEN, GFP_KERNEL);
 	u64 *info = kmalloc(16, GFP_KERNEL);
-	struct ib_sge rs, ss, bs;
+	u32 flood = min(probe_flood, 1024U) * 1024;
+	u8 *fmem = flood ? kmalloc(flood, GFP_KERNEL) : NULL;
+	struct ib_sge rs, ss, bs, fs;
 	struct ib_recv_wr rw = { .wr_id = 1, .sg_list = &rs, .num_sge = 1 };
 	struct ib_send_wr sw = {
 		.wr_id = 2, .sg_list = &ss, .num_sge = 1, .opcode = IB_WR_SEND,
@@ -1066,13 +1073,19 @@ static void cmt_probe(void)
 			.send_flags = IB_SEND_SIGNALED },
 		.remote_addr = 0, .rkey = 0x1234,
 	};
-	int st[4] = { -1, -1, -1, -1 }, got = 0, n;
+	struct ib_rdma_wr f = {
+		.wr = { .wr_id = 4, .sg_list = &fs, .num_sge = 1,
+			.opcode = IB_WR_RDMA_WRITE,
+			.send_flags = IB_SEND_SIGNALED },
+		.remote_addr = 0, .rkey = 0x1234,
+	};
+	int st[5] = { -1, -1, -1, -1, -1 }, got = 0, want = flood ? 4 : 3, n;
 	unsigned long end = jiffies + 10 * HZ;
 	char in_runs[40], back_runs[40];
 	u32 in_len = 0;
 	struct ib_wc wc;
 
-	if (!in || !back || !mem || !info) {
+	if (!in || !back || !mem || !info || (flood && !fmem)) {
 		strlcat(result, " probe=nomem", sizeof(result));
 		goto out;
 	}
@@ -1088,14 +1101,24 @@ static void cmt_probe(void)
 		strlcat(result, " probe=post", sizeof(result));
 		goto out;
 	}
-	while (got < 3 && time_before(jiffies, end)) {
+	if (flood) {
+		/* A second later: the peer has read the SEND and READ by then. */
+		msleep(1000);
+		memset(fmem, 'F', flood);
+		fs = (struct ib_sge){ (uintptr_t)fmem, flood, c->pd->local_dma_lkey };
+		if (ib_post_send(c->id->qp, &f.wr, NULL)) {
+			strlcat(result, " probe=post", sizeof(result));
+			goto out;
+		}
+	}
+	while (got < want && time_before(jiffies, end)) {
 		n = ib_poll_cq(c->cq, 1, &wc);
 		if (n <= 0) {
 			usleep_range(1000, 2000);
 			continue;
 		}
 		got++;
-		if (wc.wr_id >= 1 && wc.wr_id <= 3)
+		if (wc.wr_id >= 1 && wc.wr_id <= 4)
 			st[wc.wr_id] = wc.status;
 		if (wc.wr_id == 1 && wc.status == IB_WC_SUCCESS)
 			in_len = min_t(u32, wc.byte_len, CMT_PROBE_LEN);
@@ -1105,12 +1128,16 @@ static void cmt_probe(void)
 	snprintf(result + strlen(result), sizeof(result) - strlen(result),
 		 " probe send=%d recv=%d:%u:%s read=%d:%s", st[2], st[1],
 		 in_len, in_runs, st[3], back_runs);
+	if (flood)
+		snprintf(result + strlen(result), sizeof(result) - strlen(result),
+			 " write=%d", st[4]);
 out:
 	/* The QP may still place into these until it is gone: keep them. */
 	c->probe_mem[0] = in;
 	c->probe_mem[1] = back;
 	c->probe_mem[2] = mem;
 	c->probe_mem[3] = info;
+	c->probe_mem[4] = fmem;
 }
 
 /*

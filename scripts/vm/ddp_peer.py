@@ -34,6 +34,16 @@ its RDMA Read Request (64 octets into its sink), and plays CASE:
                memory the probe announced: beyond the IRD, TERMINATE
                RDMAP remote operation error, catastrophic (0/2/7)
 
+  stalled      (the probe WRITEs 1 MiB a second after its READ) drops
+               every segment from xiw at this host's ingress (tc), so that
+               no ACK frees xiw's send buffer once the WRITE has filled
+               it, mid-FPDU; then an unknown opcode (0/2/6) puts xiw's QP
+               in ERROR with its TERMINATE stuck behind that FPDU. The
+               probe's work requests must flush at once all the same (the
+               probe checks); 11 s later the segments pass again, and
+               the rest of that FPDU and the TERMINATE come (hostile.sh
+               keeps the QP until then)
+
 Each of these ends the stream with the TERMINATE named (RFC 5041 section
 7 for DDP, layer 1; RFC 5040 section 7 for RDMAP, layer 0), and nothing
 of it is placed:
@@ -73,6 +83,7 @@ once its probe was done), else 1.
 import os
 import socket
 import struct
+import subprocess
 import sys
 import time
 
@@ -186,7 +197,7 @@ def await_probe(st):
 
 def outcome(st, settle):
     """A TERMINATE's (layer, type, code) from xiw, or None if it stays quiet."""
-    t0 = time.monotonic()
+    t0, writes = time.monotonic(), 0
     try:
         while time.monotonic() - t0 < settle:
             try:
@@ -197,13 +208,28 @@ def outcome(st, settle):
             if op == OP_TERMINATE:
                 ctl = f["payload"][:4]
                 t = (ctl[0] >> 4, ctl[0] & 0x0F, ctl[1])
-                print(f"TERMINATE from xiw: layer {t[0]} type {t[1]} code {t[2]:#x}")
+                print(f"TERMINATE from xiw after {writes} WRITE FPDUs: "
+                      f"layer {t[0]} type {t[1]} code {t[2]:#x}")
                 return t
+            if op == OP_WRITE:
+                writes += 1  # the probe's flood: counted, not printed
+                continue
             print(f"opcode {op} from xiw: {f}")
     except (EOFError, ConnectionError):
-        print("xiw closed without a TERMINATE")
+        print(f"xiw closed without a TERMINATE, after {writes} WRITE FPDUs")
         return "closed"
     return None
+
+
+def blackhole(port, on):
+    """Drops (or passes again) every segment to PORT at eth0's ingress."""
+    tc = ["tc", "qdisc", "add" if on else "del", "dev", "eth0", "ingress"]
+    subprocess.run(tc, check=True)
+    if on:
+        subprocess.run(["tc", "filter", "add", "dev", "eth0", "parent", "ffff:",
+                        "protocol", "ip", "prio", "1", "u32", "match", "ip", "dport",
+                        str(port), "0xffff", "action", "drop"], check=True)
+    print(f"segments to port {port} {'dropped' if on else 'pass again'}")
 
 
 def play(case, st, info, rreq):
@@ -243,6 +269,15 @@ def play(case, st, info, rreq):
         rr = struct.pack(">IQIIQ", 0x5678, 0, length, rkey, addr)
         st.send_ulpdu(untagged(OP_READ_REQ, True, 1, 1, 0, rr))
         return (0, 2, 7)
+    if case == "stalled":
+        blackhole(st.s.getsockname()[1], True)
+        try:
+            time.sleep(2)  # the probe's WRITE (at 1 s) fills xiw's send buffer
+            st.send_ulpdu(untagged(0xC, True, 0, 1, 0, b"O" * 16))
+            time.sleep(11)  # beyond the probe's 10 s: its flush may not wait for us
+        finally:
+            blackhole(st.s.getsockname()[1], False)
+        return (0, 2, 6)
     bad = 0x00ABCD00  # an STag no one registered
     if case == "send-too-long":
         send(0, b"L" * 80, True)
@@ -289,6 +324,8 @@ def main():
     case, port, ready = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     ls = socket.socket()
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if case == "stalled":  # set before listen(): it sizes the window
+        ls.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     ls.bind(("0.0.0.0", port))
     ls.listen(1)
     open(ready, "w").close()
@@ -297,7 +334,8 @@ def main():
     st, ini_ird = handshake(s)
     info, rreq = await_probe(st)
     want = play(case, st, info, rreq)
-    got = outcome(st, 4.0)
+    # stalled: xiw's TCP retransmits at its backed-off timeout (up to ~13 s).
+    got = outcome(st, 25.0 if case == "stalled" else 4.0)
     if want is None and ini_ird == 0:
         print("the initiator offered IRD 0")
     print(f"{case}: want {want}, got {got}")

@@ -496,7 +496,13 @@ static int xiw_tx_build(struct xiw_qp *qp)
 	return n;
 }
 
-/* Flush with receive held off (it runs under the socket lock). */
+/*
+ * Flush with receive held off (it runs under the socket lock). The work
+ * requests flush whatever transmit still holds: an FPDU half sent, and the
+ * TERMINATE behind it, go out if the peer reads again, but a peer that
+ * stops reading must not hold up the consumer's drain. The message in
+ * hand then belongs to no work request: its slot may be posted again.
+ */
 static void xiw_tx_flush(struct xiw_qp *qp)
 {
 	struct sock *sk = qp->tx_sock ? qp->tx_sock->sk : NULL;
@@ -506,6 +512,7 @@ static void xiw_tx_flush(struct xiw_qp *qp)
 	xiw_qp_flush(qp);
 	if (sk)
 		release_sock(sk);
+	qp->tx_cur = ~0U;
 	xiw_qp_last_wqe(qp);
 }
 
@@ -553,11 +560,12 @@ static void xiw_tx_work(struct work_struct *work)
 	int rc;
 
 	mutex_lock(&qp->tx_mutex);
-	if (READ_ONCE(qp->state) == IB_QPS_ERR && !READ_ONCE(qp->term_pending) &&
-	    qp->tx_off == qp->tx_len) {
+	if (READ_ONCE(qp->state) == IB_QPS_ERR) {
 		xiw_tx_flush(qp);
-		drop = qp->tx_sock;	/* still connected: close */
-		goto out;
+		if (!READ_ONCE(qp->term_pending) && qp->tx_off == qp->tx_len) {
+			drop = qp->tx_sock;	/* still connected: close */
+			goto out;
+		}
 	}
 	rc = xiw_tx_run(qp);
 	if (rc && rc != -EAGAIN) {

@@ -18,6 +18,13 @@
 #       looked at (one that cannot be invalidated would give 0/2/9).
 #   after-terminate: a SEND right behind the peer's TERMINATE, in the same
 #       TCP segment, is not placed: the receive is flushed.
+#   stalled: the probe also WRITEs 1 MiB to a peer whose host drops all it
+#       sends (tc), then the peer breaks a rule: xiw's QP goes to ERROR
+#       with an FPDU half sent and its TERMINATE behind it, and the work
+#       requests flush at once all the same (a drain must not wait for a
+#       peer that does not read); once the peer's host lets segments in
+#       again, the rest of that FPDU and the TERMINATE (0/2/6) arrive.
+#       Stock kernel only (about 40 s).
 #   send-too-long ... read-resp-bad-stag: one broken rule each (a SEND
 #       too long, without a receive, on a bad queue; DDP and RDMAP
 #       versions; an unknown opcode; WRITE, Read Request and Read Response
@@ -85,11 +92,15 @@ ddp() {
 		barrier "$c-listen" 60
 		check "$c-peer" wait $peer
 		cat "$OUT/ddp-$c.txt"
+		[ "$c" = stalled ] && barrier "$c-peer-done" 120
 	else
 		barrier "$c-listen" 60
+		[ "$c" = stalled ] && { sleep 2.5; ss -tinmo "dport = :$port" > "$OUT/ss-$c.txt" 2>&1; } &
 		load_module "$XIW_CMTEST_KO" role=client addr="$PEER_IP" port="$port" probe=1 $params
 		cat $R
 		check "$c" grep -qE "$expect" $R
+		# The QP stays until the peer has its TERMINATE (or gave up).
+		[ "$c" = stalled ] && barrier "$c-peer-done" 120
 		rmmod xiw_cmtest
 	fi
 	barrier "$c-done" 120
@@ -102,6 +113,8 @@ ddp gap-response 7493 "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
 ddp ird0 7494 "ird=0" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
 ddp sendinv-bad-crc 7497 "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
 ddp after-terminate 7498 "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
+# Flushed (status 5) within the probe's 10 s, while the peer reads nothing.
+ddp stalled 7502 "probe_flood=1024" 'probe send=0 recv=5:0: read=5:[^ ]* write=5( |$)'
 # Broken rules of RFC 5041 and RFC 5040 (ddp_peer.py names the TERMINATE
 # each must get): the stream ends, the receive and the READ are flushed.
 port=7510
