@@ -43,6 +43,12 @@ its RDMA Read Request (64 octets into its sink), and plays CASE:
                probe checks); 11 s later the segments pass again, and
                the rest of that FPDU and the TERMINATE come (hostile.sh
                keeps the QP until then)
+  stalled-gather
+               the same with xiw sending payload from the WRITE's own
+               pages (tx_payload=gather): those must not be read after
+               the flush gave them back, so xiw closes at once: what
+               comes is a cut FPDU and the close (a reset answers the
+               SEND this sends once segments pass), no TERMINATE
 
 Each of these ends the stream with the TERMINATE named (RFC 5041 section
 7 for DDP, layer 1; RFC 5040 section 7 for RDMAP, layer 0), and nothing
@@ -269,7 +275,7 @@ def play(case, st, info, rreq):
         rr = struct.pack(">IQIIQ", 0x5678, 0, length, rkey, addr)
         st.send_ulpdu(untagged(OP_READ_REQ, True, 1, 1, 0, rr))
         return (0, 2, 7)
-    if case == "stalled":
+    if case in ("stalled", "stalled-gather"):
         blackhole(st.s.getsockname()[1], True)
         try:
             time.sleep(2)  # the probe's WRITE (at 1 s) fills xiw's send buffer
@@ -277,7 +283,15 @@ def play(case, st, info, rreq):
             time.sleep(11)  # beyond the probe's 10 s: its flush may not wait for us
         finally:
             blackhole(st.s.getsockname()[1], False)
-        return (0, 2, 6)
+        if case == "stalled":
+            return (0, 2, 6)
+        # xiw's socket, closed, answers new octets with a reset at once
+        # (its own retransmissions are backed off by now).
+        try:
+            st.send_ulpdu(untagged(OP_SEND, True, 0, 2, 0, b"P" * 16))
+        except ConnectionError:
+            pass
+        return "closed"
     bad = 0x00ABCD00  # an STag no one registered
     if case == "send-too-long":
         send(0, b"L" * 80, True)
@@ -335,7 +349,7 @@ def main():
     info, rreq = await_probe(st)
     want = play(case, st, info, rreq)
     # stalled: xiw's TCP retransmits at its backed-off timeout (up to ~13 s).
-    got = outcome(st, 25.0 if case == "stalled" else 4.0)
+    got = outcome(st, 25.0 if case.startswith("stalled") else 4.0)
     if want is None and ini_ird == 0:
         print("the initiator offered IRD 0")
     print(f"{case}: want {want}, got {got}")

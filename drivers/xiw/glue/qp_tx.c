@@ -562,6 +562,18 @@ static void xiw_tx_work(struct work_struct *work)
 	mutex_lock(&qp->tx_mutex);
 	if (READ_ONCE(qp->state) == IB_QPS_ERR) {
 		xiw_tx_flush(qp);
+		/*
+		 * Octets still to go from the flushed messages' own pages
+		 * (gathered runs, or zero-copy pages TCP holds) would be read
+		 * after their owner got them back: the connection goes now,
+		 * without the rest of the FPDU and the TERMINATE (reset where
+		 * TCP holds pages, xiw_cep_close_sock()).
+		 */
+		if ((qp->tx_off < qp->tx_len && qp->tx_runs.nheld) ||
+		    xiw_zc_pending(qp)) {
+			drop = qp->tx_sock;
+			goto out;
+		}
 		if (!READ_ONCE(qp->term_pending) && qp->tx_off == qp->tx_len) {
 			drop = qp->tx_sock;	/* still connected: close */
 			goto out;

@@ -24,7 +24,10 @@
 #       requests flush at once all the same (a drain must not wait for a
 #       peer that does not read); once the peer's host lets segments in
 #       again, the rest of that FPDU and the TERMINATE (0/2/6) arrive.
-#       Stock kernel only (about 40 s).
+#       stalled-gather: the same with payload sent from the WRITE's own
+#       pages (tx_payload=gather): xiw may not read them once the flush
+#       gave them back, so it closes at once, without the TERMINATE.
+#       Stock kernel only (about 40 s each).
 #   send-too-long ... read-resp-bad-stag: one broken rule each (a SEND
 #       too long, without a receive, on a bad queue; DDP and RDMAP
 #       versions; an unknown opcode; WRITE, Read Request and Read Response
@@ -79,6 +82,9 @@ barrier setup || exit 1
 QUICK='interleave|interleave-complete|short-response|gap-response|ird0|sendinv-bad-crc'
 QUICK="$QUICK|after-terminate|send-too-long|read-resp-too-long"
 
+# Established connections to PORT (ss fails: no number, the test fails).
+estab() { n=$(ss -Htn state established "dport = :$1") && echo "$n" | grep -c .; }
+
 # ddp CASE PORT PROBE_PARAMS EXPECT: VM 1 plays CASE, VM 0's probe must
 # report EXPECT (a regular expression).
 ddp() {
@@ -92,15 +98,21 @@ ddp() {
 		barrier "$c-listen" 60
 		check "$c-peer" wait $peer
 		cat "$OUT/ddp-$c.txt"
-		[ "$c" = stalled ] && barrier "$c-peer-done" 120
+		case $c in stalled*) barrier "$c-peer-done" 120 ;; esac
 	else
 		barrier "$c-listen" 60
-		[ "$c" = stalled ] && { sleep 2.5; ss -tinmo "dport = :$port" > "$OUT/ss-$c.txt" 2>&1; } &
+		case $c in stalled*) { sleep 2.5; ss -tinmo "dport = :$port" > "$OUT/ss-$c.txt" 2>&1; } & ;; esac
 		load_module "$XIW_CMTEST_KO" role=client addr="$PEER_IP" port="$port" probe=1 $params
 		cat $R
 		check "$c" grep -qE "$expect" $R
-		# The QP stays until the peer has its TERMINATE (or gave up).
-		[ "$c" = stalled ] && barrier "$c-peer-done" 120
+		# Connected still (copy: the TERMINATE waits for the peer) or
+		# gone (gather: pages given back may not be read); the QP stays
+		# until the peer has seen which.
+		case $c in
+		stalled) check "$c-still-connected" test "$(estab "$port")" = 1 ;;
+		stalled-gather) check "$c-closed-at-once" test "$(estab "$port")" = 0 ;;
+		esac
+		case $c in stalled*) barrier "$c-peer-done" 120 ;; esac
 		rmmod xiw_cmtest
 	fi
 	barrier "$c-done" 120
@@ -115,6 +127,9 @@ ddp sendinv-bad-crc 7497 "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
 ddp after-terminate 7498 "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
 # Flushed (status 5) within the probe's 10 s, while the peer reads nothing.
 ddp stalled 7502 "probe_flood=1024" 'probe send=0 recv=5:0: read=5:[^ ]* write=5( |$)'
+[ "$VM_IDX" = 0 ] && echo gather > $P/tx_payload
+ddp stalled-gather 7503 "probe_flood=1024" 'probe send=0 recv=5:0: read=5:[^ ]* write=5( |$)'
+[ "$VM_IDX" = 0 ] && echo zero-copy > $P/tx_payload
 # Broken rules of RFC 5041 and RFC 5040 (ddp_peer.py names the TERMINATE
 # each must get): the stream ends, the receive and the READ are flushed.
 port=7510
