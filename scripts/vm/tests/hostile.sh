@@ -27,7 +27,7 @@
 #       stalled-gather: the same with payload sent from the WRITE's own
 #       pages (tx_payload=gather): xiw may not read them once the flush
 #       gave them back, so it closes at once, without the TERMINATE.
-#       Stock kernel only (about 40 s each).
+#       Stock kernel only (about 20 s each).
 #   send-too-long ... read-resp-bad-stag: one broken rule each (a SEND
 #       too long, without a receive, on a bad queue; DDP and RDMAP
 #       versions; an unknown opcode; WRITE, Read Request and Read Response
@@ -125,7 +125,7 @@ ddp gap-response 7493 "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
 ddp ird0 7494 "ird=0" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
 ddp sendinv-bad-crc 7497 "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
 ddp after-terminate 7498 "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
-# Flushed (status 5) within the probe's 10 s, while the peer reads nothing.
+# Flushed (status 5) within the probe's 4 s, while the peer reads nothing.
 ddp stalled 7502 "probe_flood=1024" 'probe send=0 recv=5:0: read=5:[^ ]* write=5( |$)'
 [ "$VM_IDX" = 0 ] && echo gather > $P/tx_payload
 ddp stalled-gather 7503 "probe_flood=1024" 'probe send=0 recv=5:0: read=5:[^ ]* write=5( |$)'
