@@ -1081,7 +1081,7 @@ static void cmt_probe(void)
 		.remote_addr = 0, .rkey = 0x1234,
 	};
 	int st[5] = { -1, -1, -1, -1, -1 }, got = 0, want = flood ? 4 : 3, n;
-	unsigned long end = jiffies + (probe_flood ? 4 : 10) * HZ;
+	unsigned long end = jiffies + (flood ? 4 : 10) * HZ;
 	char in_runs[40], back_runs[40];
 	u32 in_len = 0;
 	struct ib_wc wc;

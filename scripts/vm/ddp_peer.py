@@ -338,8 +338,6 @@ def main():
     case, port, ready = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     ls = socket.socket()
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    if case == "stalled":  # set before listen(): it sizes the window
-        ls.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     ls.bind(("0.0.0.0", port))
     ls.listen(1)
     open(ready, "w").close()
