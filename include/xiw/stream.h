@@ -164,18 +164,6 @@ void xiw_srx_cause(const void *rx, struct xiw_term_cause *out);
 /* Blame an error found outside the stream (a local catastrophe) */
 void xiw_srx_fail(void *rx, const struct xiw_term_cause *cause);
 
-/*
- * Placement (core/rdmap/place.h): where a segment's payload may go. Each
- * returns 0 (place it) or the XIW_RX_* refusal for seg_begin to return.
- */
-/* A SEND segment into a receive of @recv_len octets */
-int xiw_place_send(const struct xiw_seg *seg, xiw_u32 recv_len);
-/* A Read Request while @outstanding are queued or being answered */
-int xiw_place_read_req(xiw_u32 outstanding, xiw_u32 ird);
-/* A Read Response segment for the oldest READ outstanding (NULL: none) */
-int xiw_place_read_resp(const struct xiw_seg *seg,
-			const struct xiw_read_sink *read);
-
 #ifdef __cplusplus
 }
 #endif

@@ -15,4 +15,5 @@
 #include "ddp_abi.cpp"
 #include "ddp/stream.cpp"
 #include "stream_abi.cpp"
-#include "place_abi.cpp"
+#include "rdmap/placer.cpp"
+#include "placer_abi.cpp"

@@ -24,6 +24,7 @@ static void xiw_qp_free_queues(struct xiw_qp *qp)
 	kfree(qp->irq);
 	kfree(qp->stx);
 	kfree(qp->srx);
+	kfree(qp->placer);
 	xiw_qp_tx_release(qp);
 	xiw_zc_detach(qp);
 }
@@ -40,8 +41,9 @@ static int xiw_qp_alloc_queues(struct xiw_qp *qp, struct ib_qp_cap *cap)
 	qp->irq = kcalloc(XIW_MAX_IRD, sizeof(*qp->irq), GFP_KERNEL);
 	qp->stx = kzalloc(xiw_stx_size(), GFP_KERNEL);
 	qp->srx = kzalloc(xiw_srx_size(), GFP_KERNEL);
+	qp->placer = kzalloc(xiw_placer_size(), GFP_KERNEL);
 	if (!qp->sq || (!qp->srq && !qp->rq) || !qp->irq || !qp->stx ||
-	    !qp->srx || xiw_zc_attach(qp)) {
+	    !qp->srx || !qp->placer || xiw_zc_attach(qp)) {
 		xiw_qp_free_queues(qp);
 		return -ENOMEM;
 	}

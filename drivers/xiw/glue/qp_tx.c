@@ -671,8 +671,7 @@ int xiw_qp_stream_start(struct xiw_qp *qp, struct socket *sock,
 	qp->tx_cur = ~0U;
 	WRITE_ONCE(qp->term_pending, false);
 	WRITE_ONCE(qp->tx_fenced, fenced);
-	qp->rx_dead = false;
-	qp->rx_resp_got = 0;	/* a READ cut short by an earlier stream */
+	xiw_qp_rx_start(qp);
 	qp->tx_sock = sock;
 	mutex_unlock(&qp->tx_mutex);
 	xiw_qp_kick(qp);

@@ -14,6 +14,7 @@
 #include <rdma/siw-abi.h>
 
 #include <xiw/env.h>
+#include <xiw/placer.h>
 #include <xiw/stream.h>
 
 #include "compat.h"
@@ -283,10 +284,11 @@ struct xiw_qp {
 
 	/* Receive: runs under the socket lock (data_ready). */
 	void *srx;			/* xiw_srx_size() */
+	struct xiw_placer *placer;	/* xiw_placer_size() */
 	bool rx_dead;
 	struct xiw_rwqe rx_wqe;		/* the receive being filled */
 	bool rx_wqe_valid;		/* under rq_lock */
-	u8 rx_target;			/* enum xiw_rx_target: this segment's */
+	u8 rx_target;			/* XIW_TARGET_* of this segment, or 0 */
 	u32 rx_stag;			/* WRITE: the segment's STag */
 	u64 rx_to;			/* and where its next octet goes */
 	/*
@@ -297,8 +299,6 @@ struct xiw_qp {
 	 */
 	struct xiw_cursor rx_send_cursor;
 	struct xiw_cursor rx_resp_cursor;
-	u32 rx_resp_got;		/* octets of the oldest READ arrived */
-	struct xiw_rreq rx_rreq;
 };
 
 struct xiw_pd {
@@ -476,6 +476,7 @@ int xiw_qp_stream_start(struct xiw_qp *qp, struct socket *sock,
 void xiw_qp_stream_stop(struct xiw_qp *qp);
 
 /* qp_rx.c: placement from sk_data_ready */
+void xiw_qp_rx_start(struct xiw_qp *qp);
 void xiw_qp_rx(struct xiw_qp *qp, struct sock *sk);
 
 /* umap.c: rings shared with user space */
