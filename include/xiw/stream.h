@@ -36,6 +36,7 @@
 #define XIW_RX_READ_QUEUE_FULL	8	/* Read Requests above the IRD */
 #define XIW_RX_UNEXPECTED	9	/* e.g. a Read Response nobody asked for */
 #define XIW_RX_LOCAL		10	/* local catastrophic error */
+#define XIW_RX_TO_WRAP		11	/* tagged: TO + length beyond 2^64 */
 
 struct xiw_stream_cfg {
 	xiw_u8 markers;		/* tx: insert, rx: expect MPA Markers */

@@ -81,6 +81,73 @@ of it is placed:
   read-resp-bad-stag
                a Read Response to STag 0xabcd00, not the READ's sink: DDP
                tagged buffer error, invalid STag (1/1/0)
+  write-to-wrap
+               an RDMA WRITE of 16 octets to the probe's STag at TO
+               2^64 - 8: DDP tagged buffer error, TO wrap (1/1/3)
+  read-req-to-wrap
+               a Read Request of 16 octets from the probe's STag at TO
+               2^64 - 8: RDMAP remote protection error, TO wrap (0/1/4)
+  write-wrong-key
+               an RDMA WRITE to the probe's STag with its key octet
+               changed: DDP tagged buffer error, invalid STag (1/1/0)
+  read-req-wrong-key
+               a Read Request from the probe's STag with its key octet
+               changed: RDMAP remote protection error, invalid STag (0/1/0)
+  read-resp-wrong-key
+               a Read Response to the READ's sink STag with its key octet
+               changed: DDP tagged buffer error, invalid STag (1/1/0)
+  write-empty-bad-stag
+               an RDMA WRITE of no octets to STag 0xabcd00: still an
+               invalid STag (1/1/0)
+  read-resp-unsolicited
+               the whole Read Response, then one more segment when no
+               READ is outstanding: RDMAP remote operation error,
+               unexpected opcode (0/2/6); the READ completed before it
+  bad-mo       a SEND with MO 16 that no MO 0 began: DDP untagged
+               buffer error, invalid MO (1/2/4)
+  send-empty-not-last
+               a SEND segment of no octets that is not the last: it
+               would not move MO on, invalid MO (1/2/4)
+  send-msn-repeat
+               a whole SEND (MSN 1, completing the probe's receive) and
+               a second one with MSN 1 again: MSN range not valid (1/2/3)
+  send-continuation-too-long
+               a SEND of 48 octets (not last) and 32 more (last) for the
+               64-octet receive: message too long (1/2/5), nothing of the
+               second segment placed
+  sendinv-cannot
+               a Send with Invalidate of STag 0x5678, which is no
+               fast-register STag of the probe's, with a good CRC: RDMAP
+               remote operation error, STag cannot be invalidated (0/2/9)
+  read-req-bad-msn
+               a Read Request with MSN 2 where 1 is next: MSN range not
+               valid (1/2/3)
+  read-req-payload
+               a Read Request followed by 4 more octets in its ULPDU:
+               message too long (1/2/5)
+  read-req-not-last
+               a Read Request without the Last flag: invalid MO (1/2/4)
+  read-req-on-send-queue
+               a Read Request on queue 0: invalid QN (1/2/1)
+  tagged-bad-ddp-version
+               an RDMA WRITE with DDP version 0: DDP tagged buffer error,
+               invalid DDP version (1/1/4)
+  tagged-send  a SEND with the Tagged flag set: the flag does not match
+               the opcode, unexpected opcode (0/2/6)
+  short-ulpdu  an FPDU whose 10-octet ULPDU is shorter than the untagged
+               header it starts: DDP local catastrophic error (1/0/0)
+
+And two where no TERMINATE is due:
+
+  interleave-write
+               SEND MO 0 "A"*16, an RDMA WRITE of "W"*16 into the memory
+               the probe announced, SEND MO 16 "B"*16 (last), the whole
+               Read Response: every segment lands where its own queue or
+               STag says
+  peer-terminate
+               a TERMINATE (RDMAP remote operation error, invalid
+               version): the probe's receive and READ are flushed, and
+               xiw sends no TERMINATE back
 
 Prints what it sent and received. Exit status 0 if the expected
 TERMINATE came (for the interleavings: none, xiw stayed quiet or closed
@@ -328,6 +395,84 @@ def play(case, st, info, rreq):
     if case == "read-resp-bad-stag":
         st.send_ulpdu(tagged(OP_READ_RESP, True, bad, 0, b"R" * size))
         return (1, 1, 0)
+    addr, rkey, length = info
+    wrap = (1 << 64) - 8
+    if case == "write-to-wrap":
+        st.send_ulpdu(tagged(OP_WRITE, True, rkey, wrap, b"W" * 16))
+        return (1, 1, 3)
+    if case == "read-req-to-wrap":
+        rr = struct.pack(">IQIIQ", 0x5678, 0, 16, rkey, wrap)
+        st.send_ulpdu(untagged(OP_READ_REQ, True, 1, 1, 0, rr))
+        return (0, 1, 4)
+    if case == "write-wrong-key":
+        st.send_ulpdu(tagged(OP_WRITE, True, rkey ^ 0x01, addr, b"W" * 16))
+        return (1, 1, 0)
+    if case == "read-req-wrong-key":
+        rr = struct.pack(">IQIIQ", 0x5678, 0, 16, rkey ^ 0x01, addr)
+        st.send_ulpdu(untagged(OP_READ_REQ, True, 1, 1, 0, rr))
+        return (0, 1, 0)
+    if case == "read-resp-wrong-key":
+        st.send_ulpdu(tagged(OP_READ_RESP, True, sink_stag ^ 0x01, sink_to, b"R" * size))
+        return (1, 1, 0)
+    if case == "write-empty-bad-stag":
+        st.send_ulpdu(tagged(OP_WRITE, True, bad, 0, b""))
+        return (1, 1, 0)
+    if case == "read-resp-unsolicited":
+        resp(0, b"R" * size, True)
+        resp(size, b"U" * 16, True)
+        return (0, 2, 6)
+    if case == "bad-mo":
+        send(16, b"M" * 16, True)
+        return (1, 2, 4)
+    if case == "send-empty-not-last":
+        send(0, b"", False)
+        return (1, 2, 4)
+    if case == "send-msn-repeat":
+        send(0, b"A" * 16, True)
+        send(0, b"D" * 16, True)
+        return (1, 2, 3)
+    if case == "send-continuation-too-long":
+        send(0, b"C" * 48, False)
+        send(48, b"C" * 32, True)
+        return (1, 2, 5)
+    if case == "sendinv-cannot":
+        st.send_ulpdu(untagged(OP_SEND_INV, True, 0, 1, 0, b"I" * 16, inval=0x5678))
+        return (0, 2, 9)
+    rr = struct.pack(">IQIIQ", 0x5678, 0, 16, rkey, addr)
+    if case == "read-req-bad-msn":
+        st.send_ulpdu(untagged(OP_READ_REQ, True, 1, 2, 0, rr))
+        return (1, 2, 3)
+    if case == "read-req-payload":
+        st.send_ulpdu(untagged(OP_READ_REQ, True, 1, 1, 0, rr + b"XXXX"))
+        return (1, 2, 5)
+    if case == "read-req-not-last":
+        st.send_ulpdu(untagged(OP_READ_REQ, False, 1, 1, 0, rr))
+        return (1, 2, 4)
+    if case == "read-req-on-send-queue":
+        st.send_ulpdu(untagged(OP_READ_REQ, True, 0, 1, 0, rr))
+        return (1, 2, 1)
+    if case == "tagged-bad-ddp-version":
+        t = bytearray(tagged(OP_WRITE, True, rkey, addr, b"V" * 16))
+        t[0] &= ~0x03
+        st.send_ulpdu(bytes(t))
+        return (1, 1, 4)
+    if case == "tagged-send":
+        u = bytearray(untagged(OP_SEND, True, 0, 1, 0, b"T" * 16))
+        u[0] |= 0x80
+        st.send_ulpdu(bytes(u))
+        return (0, 2, 6)
+    if case == "short-ulpdu":
+        st.send_ulpdu(untagged(OP_SEND, True, 0, 1, 0)[:10])
+        return (1, 0, 0)
+    if case == "interleave-write":
+        send(0, b"A" * 16, False)
+        st.send_ulpdu(tagged(OP_WRITE, True, rkey, addr, b"W" * 16))
+        send(16, b"B" * 16, True)
+        resp(0, b"R" * size, True)
+        return None
+    if case == "peer-terminate":
+        st.send_ulpdu(untagged(OP_TERMINATE, True, 2, 1, 0, bytes([0x02, 0x05, 0, 0])))
+        return None
     raise ValueError(f"unknown case {case}")
 
 

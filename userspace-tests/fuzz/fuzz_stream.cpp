@@ -99,7 +99,7 @@ struct Watch {
     w->seg = *s;
     w->seg_got = 0;
     const int rc = next().seg_begin(w->placer, s);
-    CHECK(rc >= 0 && rc <= XIW_RX_LOCAL);
+    CHECK(rc >= 0 && rc <= XIW_RX_TO_WRAP);
     if (rc) w->refused = true;
     return rc;
   }

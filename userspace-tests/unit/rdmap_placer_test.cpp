@@ -182,9 +182,9 @@ TEST_F(Placer, WriteRefusedByTheMemoryRegistry) {
 }
 
 // Refused by the core itself, before the registry is asked.
-TEST_F(Placer, WriteWhoseToAndLengthWrapIsOutOfBounds) {
+TEST_F(Placer, WriteWhoseToAndLengthWrapIsAToWrap) {
   q_.add_mr(0x1234, XIW_ACCESS_REMOTE_WRITE, 0, 32);
-  EXPECT_EQ(deliver(tagged(XIW_OP_WRITE, 0x1234, ~0ull - 1, 4, true), "abcd"), XIW_RX_BOUNDS);
+  EXPECT_EQ(deliver(tagged(XIW_OP_WRITE, 0x1234, ~0ull - 1, 4, true), "abcd"), XIW_RX_TO_WRAP);
   EXPECT_EQ(q_.mr_checks, 0u);
 }
 
@@ -215,7 +215,7 @@ TEST_F(Placer, ReadRequestSourceIsCheckedForRemoteRead) {
   EXPECT_EQ(deliver(rreq(9, 0, 8), ""), XIW_RX_STAG_INVALID);
   EXPECT_EQ(deliver(rreq(2, 60, 8), ""), XIW_RX_BOUNDS);
   EXPECT_EQ(q_.mr_checks, 3u);
-  EXPECT_EQ(deliver(rreq(2, ~0ull - 3, 8), ""), XIW_RX_BOUNDS);
+  EXPECT_EQ(deliver(rreq(2, ~0ull - 3, 8), ""), XIW_RX_TO_WRAP);
   EXPECT_EQ(q_.mr_checks, 3u);  // a wrap is the core's to refuse
   EXPECT_TRUE(q_.read_reqs.empty());
 }

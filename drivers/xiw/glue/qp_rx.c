@@ -154,8 +154,10 @@ static int xiw_rx_target(struct xiw_qp *qp, const struct xiw_target *t)
 	qp->rx_target = 0;
 	switch (t->kind) {
 	case XIW_TARGET_RECV:
-		if (!READ_ONCE(qp->rx_wqe_valid) || t->off > qp->rx_wqe.len)
-			return XIW_RX_LOCAL;	/* flushed under us */
+		/* A flush holds the socket lock: it cannot come mid-copy. */
+		if (!READ_ONCE(qp->rx_wqe_valid) || t->off > qp->rx_wqe.len ||
+		    t->len > qp->rx_wqe.len - t->off)
+			return XIW_RX_LOCAL;
 		xiw_cursor_init(&qp->rx_send_cursor, xiw_rq_pd(qp),
 				IB_ACCESS_LOCAL_WRITE, qp->rx_wqe.sge,
 				qp->rx_wqe.num_sge, t->off);
@@ -172,6 +174,7 @@ static int xiw_rx_target(struct xiw_qp *qp, const struct xiw_target *t)
 		return XIW_RX_LOCAL;
 	}
 	qp->rx_target = t->kind;
+	qp->rx_left = t->len;
 	return 0;
 }
 
@@ -179,6 +182,10 @@ static int xiw_rx_put(struct xiw_qp *qp, const void *buf, xiw_size len)
 {
 	int rc;
 
+	/* The core counts too; never more than the target took, regardless. */
+	if (len > qp->rx_left)
+		return XIW_RX_LOCAL;
+	qp->rx_left -= len;
 	switch (qp->rx_target) {
 	case XIW_TARGET_RECV:
 		return xiw_cursor_put(&qp->rx_send_cursor, buf, len) ?

@@ -289,6 +289,7 @@ struct xiw_qp {
 	struct xiw_rwqe rx_wqe;		/* the receive being filled */
 	bool rx_wqe_valid;		/* under rq_lock */
 	u8 rx_target;			/* XIW_TARGET_* of this segment, or 0 */
+	u32 rx_left;			/* octets the target still takes */
 	u32 rx_stag;			/* WRITE: the segment's STag */
 	u64 rx_to;			/* and where its next octet goes */
 	/*

@@ -33,6 +33,14 @@
 #       versions; an unknown opcode; WRITE, Read Request and Read Response
 #       naming an STag nobody registered; a Read Response too long): the
 #       TERMINATE the RFC names, nothing placed.
+#   write-to-wrap ... short-ulpdu, read-resp-unsolicited, send-msn-repeat:
+#       more broken rules (TO wraps, STag key octets, empty segments, MSN
+#       and MO, Read Request layouts, DDP version and T flag, a ULPDU
+#       shorter than its header, a response nobody asked for): each the
+#       TERMINATE ddp_peer.py names; peer-terminate: the peer's own
+#       TERMINATE flushes the probe, xiw answers nothing;
+#       interleave-write: a WRITE between a SEND's segments lands by its
+#       STag, the SEND's continuation in its receive.
 # Connection management (scripts/vm/mpa_peer.py against VM 1's xiw_cmtest
 # server, which accepts from its CONNECT_REQUEST handler, on iw_cm's work
 # queue, as nvmet-rdma does):
@@ -81,6 +89,7 @@ barrier setup || exit 1
 # everywhere in check-full. Every connection-management case runs on both.
 QUICK='interleave|interleave-complete|short-response|gap-response|ird0|sendinv-bad-crc'
 QUICK="$QUICK|after-terminate|send-too-long|read-resp-too-long"
+QUICK="$QUICK|interleave-write|read-resp-unsolicited|send-continuation-too-long"
 
 # Established connections to PORT (ss fails: no number, the test fails).
 estab() { n=$(ss -Htn state established "dport = :$1") && echo "$n" | grep -c .; }
@@ -138,6 +147,20 @@ for c in send-too-long send-no-buffer bad-qn bad-ddp-version bad-rdmap-version \
 	ddp "$c" $port "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
 	port=$((port + 1))
 done
+# More of them (write-to-wrap ... short-ulpdu): every TERMINATE code the
+# stream can produce, tagged and untagged, as ddp_peer.py lists them.
+port=7520
+for c in write-to-wrap read-req-to-wrap write-wrong-key read-req-wrong-key \
+	read-resp-wrong-key write-empty-bad-stag bad-mo send-empty-not-last \
+	send-continuation-too-long sendinv-cannot read-req-bad-msn \
+	read-req-payload read-req-not-last read-req-on-send-queue \
+	tagged-bad-ddp-version tagged-send short-ulpdu peer-terminate; do
+	ddp "$c" $port "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
+	port=$((port + 1))
+done
+ddp read-resp-unsolicited 7540 "" 'probe send=0 recv=[1-9][0-9]*:0: read=0:R64( |$)'
+ddp send-msn-repeat 7541 "" 'probe send=0 recv=0:16:A16 read=[1-9][0-9]*:'
+ddp interleave-write 7542 "" 'probe send=0 recv=0:32:A16B16 read=0:R64( |$)'
 
 # Peer-to-peer accept on iw_cm's queue.
 if [ "$VM_IDX" = 1 ]; then

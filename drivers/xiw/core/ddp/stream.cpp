@@ -26,6 +26,9 @@ TermError cause_of(int reason, Opcode op) {
     case XIW_RX_BOUNDS:
       if (tagged) return {kLayerDdp, kDdpTaggedBuffer, kDdpTaggedBaseBounds};
       return {kLayerRdmap, kRdmapRemoteProtection, kRdmapBaseBounds};
+    case XIW_RX_TO_WRAP:
+      if (tagged) return {kLayerDdp, kDdpTaggedBuffer, kDdpTaggedToWrap};
+      return {kLayerRdmap, kRdmapRemoteProtection, kRdmapToWrap};
     case XIW_RX_ACCESS:
       return {kLayerRdmap, kRdmapRemoteProtection, kRdmapAccessRights};
     case XIW_RX_NOT_IN_STREAM:

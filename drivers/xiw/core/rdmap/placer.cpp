@@ -57,8 +57,10 @@ int Placer::begin_send(const xiw_seg& s, xiw_target* t) {
   return 0;
 }
 
+// A TO wrap is refused before the STag is looked up: it needs no lookup,
+// and no STag makes such a range valid.
 int Placer::begin_write(const xiw_seg& s, xiw_target* t) {
-  if (wraps(s.to, s.len)) return XIW_RX_BOUNDS;
+  if (wraps(s.to, s.len)) return XIW_RX_TO_WRAP;
   if (const int rc = ops_.mr_check(qp_, s.stag, s.to, s.len, XIW_ACCESS_REMOTE_WRITE)) return rc;
   *t = {XIW_TARGET_TAGGED, {}, s.stag, s.to, 0, 0};
   return 0;
@@ -69,7 +71,7 @@ int Placer::begin_read_req(const xiw_seg& s) {
   u32 ird = 0;
   ops_.read_queue(qp_, &used, &ird);
   if (const int rc = place_read_req(used, ird)) return rc;
-  if (wraps(s.src_to, s.read_size)) return XIW_RX_BOUNDS;
+  if (wraps(s.src_to, s.read_size)) return XIW_RX_TO_WRAP;
   return ops_.mr_check(qp_, s.src_stag, s.src_to, s.read_size, XIW_ACCESS_REMOTE_READ);
 }
 
