@@ -64,11 +64,14 @@ esac
 
 make -C "$top" module KDIR="$kdir" >"$out.xiw-build.log" 2>&1 ||
 	{ tail -n 20 "$out.xiw-build.log" >&2; exit 1; }
-# The user-space pattern checker, run in the VMs from the host's tree.
+# The user-space pattern checker and allocation-failure driver, run in the
+# VMs from the host's tree.
 pattern=$top/build/user/xiw_pattern
 mkdir -p "$(dirname "$pattern")"
-gcc -O2 -Wall -Wextra -Werror -o "$pattern" "$top/userspace-tests/rdma/xiw_pattern.c" \
-	-lrdmacm -libverbs || exit 1
+for p in xiw_pattern xiw_inject; do
+	gcc -O2 -Wall -Wextra -Werror -o "$top/build/user/$p" \
+		"$top/userspace-tests/rdma/$p.c" -lrdmacm -libverbs || exit 1
+done
 siw_ko=$("$here/siw.sh" "$kdir") || exit 1
 siw_kos=stock=$siw_ko
 for v in ${SIW_VARIANTS:-}; do
@@ -89,6 +92,7 @@ XIW_KO=$top/build/$rel/xiw.ko
 XIW_KUNIT_KO=$top/build/$rel/kunit/xiw_kunit.ko
 XIW_CMTEST_KO=$top/build/$rel/testmod/xiw_cmtest.ko
 XIW_PATTERN=$pattern
+XIW_INJECT=$top/build/user/xiw_inject
 SIW_KOS="$siw_kos"
 INTEROP=${INTEROP:-fast}
 INTEROP_SIW_BUGS=${INTEROP_SIW_BUGS:-N}
@@ -191,6 +195,18 @@ for i in $(seq 0 $((vms - 1))); do
 	fi
 	logs=()
 	for f in "$out/vm$i.console" "$d/dmesg" "$d/kmemleak"; do [ -f "$f" ] && logs+=("$f"); done
+	# A boot that failed allocations on purpose (tests/inject.sh) shows
+	# the kernel's report of such failures (warn_alloc: its line, a stack
+	# up to </TASK>, the memory state): those reports, and nothing else,
+	# are expected there and left out of the check.
+	if [ -f "$d/alloc-failures-injected" ]; then
+		for j in "${!logs[@]}"; do
+			awk '/(vmalloc error|page allocation failure):/ { skip = 1 }
+			     !skip { print }
+			     skip && /<\/TASK>/ { skip = 0 }' "${logs[$j]}" > "$out/vm$i.log$j"
+			logs[j]=$out/vm$i.log$j
+		done
+	fi
 	rm -f "$out/vm$i.badlines"
 	if grep -E -B2 -A20 "$bad" "${logs[@]}" > "$out/vm$i.badlog"; then
 		# The first offending lines and the first call trace whole,
