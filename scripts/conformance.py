@@ -16,7 +16,7 @@ import re
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOKEN = re.compile(r"``((?:host|kunit|fuzz|vm):[^`]+)``")
+TOKEN = re.compile(r"``((?:host|kunit|fuzz|vm|wire):[^`]+)``")
 
 
 def rows(doc):
@@ -49,6 +49,8 @@ def exists(test, unit_src, kunit_src):
         return re.search(r"TEST(_P|_F)?\(%s, %s\)" % (re.escape(suite), re.escape(case)), unit_src)
     if kind == "kunit":
         return "KUNIT_CASE(%s)" % name in kunit_src
+    if kind == "wire":
+        return "verdict %s " % name in open(os.path.join(TOP, "scripts", "wire", "check.sh"), encoding="utf-8").read()
     if kind == "vm":
         test, _, case = name.partition("/")
         script = os.path.join(TOP, "scripts", "vm", "tests", test + ".sh")
@@ -65,6 +67,8 @@ def result_pattern(test):
         return re.compile(r"^(PASS|FAIL|SKIP) vm-debug/kunit/\S+\.%s$" % re.escape(name))
     if kind == "vm":
         return re.compile(r"^(PASS|FAIL|SKIP) vm-(stock|debug)/vm\d+/%s$" % re.escape(name))
+    if kind == "wire":
+        return re.compile(r"^(PASS|FAIL|SKIP) vm-stock/wire/%s$" % re.escape(name))
     return re.compile(r"^(PASS|FAIL|SKIP) fuzz/%s$" % re.escape(name))
 
 

@@ -238,7 +238,9 @@ def fpdus(data, start, markers, crc=False):
             seen = []
             ulen = struct.unpack(">H", take(2, seen))[0]
             ulpdu = take(ulen, seen)
-            take((-(2 + ulen)) % 4, seen)
+            # RFC 5044 section 4.1: the sender sets PAD to zero.
+            if any(take((-(2 + ulen)) % 4, seen)):
+                raise ValueError(f"FPDU at {head - start}: PAD not zero")
             if marker_here():        # a Marker right before the CRC is the FPDU's
                 seen.append(marker())
             crc_at = pos
