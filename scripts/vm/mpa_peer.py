@@ -50,6 +50,13 @@
                                       mpa_max_half_open at once, the rest
                                       at its Request timeout) within LIMIT
 
+  mpa_peer.py fin-request HOST PORT    send a client-server Request, then
+                                      close our side (FIN) at once; expect
+                                      the Reply once the ULP accepts, then
+                                      xiw's close: a peer gone before
+                                      Full Operation must not leave the
+                                      connection up
+
   mpa_peer.py request-clients HOST PORT N [SENT]
                                       open N connections at once, each
                                       sending a client-server Request (SENT:
@@ -143,6 +150,19 @@ def silent_server(port, ready=None):
     ok = head[:16] == REQ_KEY
     print(f"silent-server: Request key {'seen' if ok else 'missing'}")
     return report("silent-server", wait_close(s, t0)) or (0 if ok else 1)
+
+
+def fin_request(host, port):
+    s = socket.create_connection((host, port), timeout=LIMIT)
+    s.sendall(request(struct.pack(">HH", 4, 4)))  # client-server, IRD/ORD 4
+    s.shutdown(socket.SHUT_WR)
+    t0 = time.monotonic()
+    head = read_exact(s, 20)
+    ok = head[:16] == REP_KEY
+    print(f"fin-request: Reply {'seen' if ok else 'missing'}")
+    if ok:
+        read_exact(s, struct.unpack(">H", head[18:20])[0])
+    return report("fin-request", wait_close(s, t0)) or (0 if ok else 1)
 
 
 def silent_client(host, port):
@@ -407,6 +427,8 @@ def main():
         return big_client(args[0], int(args[1]), int(args[2]), int(args[3], 0), int(args[4], 0))
     if mode == "half-open":
         return half_open(args[0], int(args[1]), int(args[2]))
+    if mode == "fin-request":
+        return fin_request(args[0], int(args[1]))
     if mode == "request-clients":
         return request_clients(args[0], int(args[1]), int(args[2]), args[3] if len(args) > 3 else None)
     print(__doc__)

@@ -38,6 +38,11 @@ direction, "fpdus SRC:PORT DST:PORT N" for comparison with tshark, and
 "retransmitted SRC:PORT DST:PORT" for each other one where a TCP segment
 repeated octets already seen (tshark's reassembly may lose the FPDU
 framing there); this checker checks the CRCs of both kinds itself.
+
+PAD (RFC 5044 section 4.1: zero from the sender) is checked in every
+direction: with --pad-strict=ADDR,... a non-zero PAD sent from one of
+those addresses is an error; from any other it is reported on the
+connection's line ("pad!=0 I/R": FPDUs of the initiator and responder).
 """
 import struct
 import sys
@@ -111,6 +116,7 @@ class Direction:
         self.data = b""
         self.times = []         # (offset, time) of each segment start
         self.overlap = False    # a segment repeated octets seen before
+        self.addr = None        # the sender's IP address
 
     def add(self, t, seq, flags, payload):
         if flags & 0x02:        # SYN
@@ -182,12 +188,12 @@ def rtr_types(e):
     return {t for t, bit in ((RTR_SEND, "B"), (RTR_WRITE, "C"), (RTR_READ, "D")) if e[bit]}
 
 
-def fpdus(data, start, markers, crc=False):
+def fpdus(data, start, markers, crc=False, pad=None):
     """Split full operation from offset START into (offset, ULPDU) pairs.
 
     With CRC, also checks each FPDU's CRC32c (over the FPDU with its
     Markers, sent least significant octet first) and raises ValueError on
-    a mismatch.
+    a mismatch. Offsets of FPDUs whose PAD is not zero go to the list PAD.
 
     Offsets are those of the ULPDU_Length field. With MARKERS, one Marker
     sits at every 512th octet from START; each points back to the
@@ -239,8 +245,8 @@ def fpdus(data, start, markers, crc=False):
             ulen = struct.unpack(">H", take(2, seen))[0]
             ulpdu = take(ulen, seen)
             # RFC 5044 section 4.1: the sender sets PAD to zero.
-            if any(take((-(2 + ulen)) % 4, seen)):
-                raise ValueError(f"FPDU at {head - start}: PAD not zero")
+            if any(take((-(2 + ulen)) % 4, seen)) and pad is not None:
+                pad.append(head - start)
             if marker_here():        # a Marker right before the CRC is the FPDU's
                 seen.append(marker())
             crc_at = pos
@@ -281,8 +287,12 @@ def with_markers(ini, rsp):
     return any(len(d.data) >= 20 and d.data[16] & M for d in (ini, rsp))
 
 
-def check_conn(name, ini, rsp, rep):
-    """Check one connection; returns its summary line and FPDU counts."""
+def check_conn(name, ini, rsp, rep, pad_strict=()):
+    """Check one connection; returns its summary line and FPDU counts.
+
+    PAD that is not zero is an error in the directions whose sender's
+    address is in PAD_STRICT, and reported ("pad!=0 N/N") in the others.
+    """
     req = frame(ini.data, KEY_REQ)
     if isinstance(req, str):
         rep.error(name, f"Request: {req}")
@@ -352,12 +362,19 @@ def check_conn(name, ini, rsp, rep):
     # overlaps it: those connections get their CRCs checked here.
     crc = bool((rq_flags | rp_flags) & C) and (bool((rq_flags | rp_flags) & M) or
                                                ini.overlap or rsp.overlap)
+    side, pad_i, pad_r = "initiator", [], []
     try:
-        fi = fpdus(ini.data, ini_end, bool(rp_flags & M), crc)
-        fr = fpdus(rsp.data, rsp_end, bool(rq_flags & M), crc)
+        fi = fpdus(ini.data, ini_end, bool(rp_flags & M), crc, pad_i)
+        side = "responder"
+        fr = fpdus(rsp.data, rsp_end, bool(rq_flags & M), crc, pad_r)
     except ValueError as e:
-        rep.error(name, str(e))
+        rep.error(name, f"{side}: {e}")
         return None
+    for who, addr, pad in (("initiator", ini.addr, pad_i), ("responder", rsp.addr, pad_r)):
+        if pad and addr in pad_strict:
+            rep.error(name, f"{who}: PAD not zero in {len(pad)} FPDUs, the first at {pad[0]}")
+    if pad_i or pad_r:
+        desc += f" pad!=0 {len(pad_i)}/{len(pad_r)}"
     if rtr:
         if not fi:
             rep.error(name, "peer-to-peer: the initiator sent no RTR")
@@ -382,8 +399,10 @@ def check_conn(name, ini, rsp, rep):
 
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    pad_strict = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--pad-strict=")]
+    pad_strict = pad_strict[0].split(",") if pad_strict else []
     if len(args) != 1:
-        sys.exit("usage: mpa_check.py [--fpdus] CAPTURE.pcap")
+        sys.exit("usage: mpa_check.py [--fpdus] [--pad-strict=ADDR,...] CAPTURE.pcap")
     dirs = {}
     order = []
     gen = {}
@@ -412,8 +431,9 @@ def main():
             continue
         rkey = (key[2], key[3], key[0], key[1], key[4])
         rsp = dirs.get(rkey, Direction())
+        ini.addr, rsp.addr = key[0], key[2]
         name = f"{key[0]}:{key[1]}->{key[2]}:{key[3]}" + (f"#{key[4]}" if key[4] else "")
-        res = check_conn(name, ini, rsp, rep)
+        res = check_conn(name, ini, rsp, rep, pad_strict)
         conns += 1
         if with_markers(ini, rsp):
             marked.append(key)

@@ -196,6 +196,14 @@ static void xiw_cm_sk_event(struct sock *sk)
 	read_unlock(&sk->sk_callback_lock);
 }
 
+/* The peer closed its side (its FIN came), or the connection is gone. */
+static bool xiw_sock_gone(struct socket *s)
+{
+	int st = READ_ONCE(s->sk->sk_state);
+
+	return st == TCP_CLOSE || st == TCP_CLOSE_WAIT || st == TCP_LAST_ACK;
+}
+
 /* Data: the CM's during MPA, the QP's receive path in Full Operation. */
 static void xiw_cm_sk_data_ready(struct sock *sk)
 {
@@ -637,6 +645,15 @@ static void xiw_cep_connected(struct xiw_cep *cep)
 		xiw_cep_event(cep, cep->cm_id, IW_CM_EVENT_ESTABLISHED, 0,
 			      false);
 	}
+	/*
+	 * A peer that closed during the handshake (its FIN behind its
+	 * Request, while the ULP had yet to accept) raised its socket event
+	 * when the handshake had no use for it: look again now, or the
+	 * connection would stay up, half closed, until the ULP drops it.
+	 */
+	if (cep->state == XIW_CEP_CONNECTED && cep->sock &&
+	    xiw_sock_gone(cep->sock))
+		xiw_cep_queue(cep);
 }
 
 /* Responder: hand the Request to the listener's ULP. */
@@ -847,13 +864,6 @@ static void xiw_cep_read_startup(struct xiw_cep *cep)
 	if (cep->state == XIW_CEP_MPA &&
 	    xiw_mpa_hs_state(cep->hs) == XIW_MPA_HS_AWAIT_RTR)
 		xiw_cep_read_rtr(cep);
-}
-
-static bool xiw_sock_gone(struct socket *s)
-{
-	int st = READ_ONCE(s->sk->sk_state);
-
-	return st == TCP_CLOSE || st == TCP_CLOSE_WAIT || st == TCP_LAST_ACK;
 }
 
 static void xiw_cep_listen_work(struct xiw_cep *l);

@@ -52,6 +52,10 @@
 #       100- or 1000-octet SEND) gets TERMINATE code 7, one whose RTR has a
 #       wrong CRC code 2 (RFC 6581 section 9.2, RFC 5044 section 8); each
 #       reaches the ULP as ESTABLISHED with an error status.
+#   fin-before-accept: a client-server Request followed at once by the
+#       peer's FIN, while the ULP takes 3 s to accept: the Reply goes
+#       out, the ULP sees ESTABLISHED then DISCONNECTED, and xiw closes
+#       the connection within 20 s (it stayed up, half closed, before).
 #   half-open: 1000 connections (300 on the debug kernel) that send half
 #       a Request and stop do not keep a real client's Request from its
 #       Reply; xiw holds at most
@@ -184,6 +188,23 @@ else
 	check p2p-accept-rtr-peer wait $peer
 	cat "$OUT/no-rtr.txt"
 	barrier p2p-done 120
+fi
+
+# A peer that sends its Request and closes its side at once, while a slow
+# ULP (3 s) has yet to accept: the Reply still goes out, the ULP sees the
+# connection established and then disconnected, and xiw closes it (it
+# used to stay up, half closed, until the ULP dropped it).
+if [ "$VM_IDX" = 1 ]; then
+	load_module "$XIW_CMTEST_KO" role=server port=7504 req_delay_ms=3000
+	barrier fin-listen 60
+	barrier fin-done 120
+	cat $R
+	check fin-before-accept-disconnected retry 20 grep -q '^requests=1 established=1 disconnected=1 ' $R
+	rmmod xiw_cmtest
+else
+	barrier fin-listen 60
+	check fin-before-accept env LIMIT=20 $MPA fin-request "$PEER_IP" 7504
+	barrier fin-done 120
 fi
 
 # A ULP that rejects a connection it has just accepted (iw_cm allows it
