@@ -34,8 +34,10 @@ setup() {
 check setup setup || exit 1
 barrier setup || exit 1
 
+teardown() { rdma link delete xiw0 && rmmod xiw; }
 if [ ! -d $FS ]; then
 	echo "SKIP $TEST/failslab" >> "$OUT/results"	# not built in
+	check teardown teardown
 	exit 0
 fi
 
@@ -49,6 +51,7 @@ if [ "$VM_IDX" = 1 ]; then
 	kill $srv
 	wait $srv
 	check server-no-qp-left retry 20 test "$(qps)" = 0
+	check teardown teardown
 	exit 0
 fi
 
@@ -69,3 +72,4 @@ check some-injected test "$injected" -gt 0
 check rping-after timeout 60 rping -c -a "$PEER_IP" -C 4 -S 64 -V
 check no-qp-left retry 20 test "$(qps)" = 0
 barrier done 1800
+check teardown teardown
