@@ -64,11 +64,11 @@ esac
 
 make -C "$top" module KDIR="$kdir" >"$out.xiw-build.log" 2>&1 ||
 	{ tail -n 20 "$out.xiw-build.log" >&2; exit 1; }
-# The user-space pattern checker and allocation-failure driver, run in the
-# VMs from the host's tree.
+# The user-space pattern checker, allocation-failure driver and teardown
+# stress, run in the VMs from the host's tree.
 pattern=$top/build/user/xiw_pattern
 mkdir -p "$(dirname "$pattern")"
-for p in xiw_pattern xiw_inject; do
+for p in xiw_pattern xiw_inject xiw_churn; do
 	gcc -O2 -Wall -Wextra -Werror -o "$top/build/user/$p" \
 		"$top/userspace-tests/rdma/$p.c" -lrdmacm -libverbs || exit 1
 done
@@ -93,6 +93,7 @@ XIW_KUNIT_KO=$top/build/$rel/kunit/xiw_kunit.ko
 XIW_CMTEST_KO=$top/build/$rel/testmod/xiw_cmtest.ko
 XIW_PATTERN=$pattern
 XIW_INJECT=$top/build/user/xiw_inject
+XIW_CHURN=$top/build/user/xiw_churn
 SIW_KOS="$siw_kos"
 INTEROP=${INTEROP:-fast}
 INTEROP_SIW_BUGS=${INTEROP_SIW_BUGS:-N}

@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Teardown under traffic. userspace-tests/rdma/xiw_churn.c serves on VM 1
+# and connects from VM 0, ROUNDS rounds, one connection each. Both sides
+# keep 64 KiB RDMA WRITEs and READs in flight against each other's buffer,
+# with GSO-sized FPDUs (mpa_gso), so each side sends zero-copy WRITEs and
+# Read Responses while the other's Read Requests arrive. Each round ends
+# its connection one way, in turn: VM 0's process is killed (SIGKILL),
+# destroys its QP then its cm_id, or disconnects; or VM 1's server
+# disconnects, or destroys its QP and cm_id, while VM 0 goes on posting.
+# Every work request must complete exactly once where a QP is left to
+# complete it, DISCONNECTED must come, within 30 s, and every round must
+# connect (the listener keeps serving through all of it).
+# Meanwhile a bystander connection between the same VMs (rping -V, every
+# ping checked) must carry on through all rounds.
+# Afterwards: zero-copy messages were sent and Read Requests served on
+# both sides, VM 1 sent no TERMINATE (its peer broke no rule; this is the
+# check that found an IRD slot given back only after its Read Response's
+# last octets were in TCP, by when the next Read Request could already
+# have arrived and been refused), no QP is left, and the harness's
+# kernel-log case (with KASAN, lockdep and kmemleak on the debug kernel)
+# finds nothing.
+. "$XIW_TOP/scripts/vm/lib.sh"
+
+QUICK='rounds-10'
+ROUNDS=10
+at_depth rounds-30 && ROUNDS=30
+
+setup() {
+	load_xiw mpa_gso=Y mpa_log=Y && modprobe rdma_ucm &&
+	rdma link add xiw0 type xiw netdev eth0 &&
+	retry 10 ibv_devices | grep -q xiw0 && retry 10 ping -c 1 -W 2 "$PEER_IP" >/dev/null
+}
+check setup setup || exit 1
+barrier setup || exit 1
+
+qps() { rdma resource show qp link xiw0/1 2>/dev/null | grep -c 'lqpn'; }
+pings() { grep -c 'ping data' "$OUT/bystander.txt"; }
+at tx_zcopy_msg rx_read_req tx_terminate
+
+if [ "$VM_IDX" = 1 ]; then
+	rping -s -a "$MY_IP" -p 7177 -V -S 64 -C 100000000 > "$OUT/bystander-server.txt" 2>&1 &
+	by=$!
+	"$XIW_CHURN" -s "$MY_IP" > "$OUT/churn-server.txt" 2>&1 &
+	srv=$!
+	retry 30 grep -q listening "$OUT/churn-server.txt"
+	barrier listening 60
+	barrier done 1500
+	kill -TERM $srv
+	check server wait $srv
+	cat "$OUT/churn-server.txt"
+	# The server's QPs outlive none of their MRs, and its peer keeps to
+	# the rules: whatever VM 0 does, VM 1 has no cause for a TERMINATE.
+	check no-terminate-sent stayed tx_terminate
+	kill $by 2>/dev/null
+	wait $by
+else
+	barrier listening 60
+	rping -c -a "$PEER_IP" -p 7177 -V -v -S 64 -C 100000000 > "$OUT/bystander.txt" 2>&1 &
+	by=$!
+	retry 30 sh -c "[ \$(grep -c 'ping data' $OUT/bystander.txt) -gt 10 ]"
+	before=$(pings)
+	check rounds-$ROUNDS timeout 1200 "$XIW_CHURN" -c "$PEER_IP" -n $ROUNDS -r $$
+	sleep 1
+	check bystander-verified kill -0 $by
+	after=$(pings)
+	echo "bystander: $((after - before)) pings during the rounds"
+	check bystander-carried-on test "$after" -gt "$before"
+	kill $by 2>/dev/null
+	wait $by
+	barrier done 1500
+fi
+# Every non-zero counter, to read a failure by.
+(cd /sys/class/infiniband/xiw0/ports/1/hw_counters && grep -v '^0$' ./* /dev/null) | tr '\n' ' '
+echo
+check zero-copy-sent grew tx_zcopy_msg 1
+check read-requests-served grew rx_read_req 1
+check no-qp-left retry 30 test "$(qps)" = 0
+check teardown sh -c 'rdma link delete xiw0 && rmmod xiw'
