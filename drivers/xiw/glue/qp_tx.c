@@ -341,13 +341,6 @@ static void xiw_tx_message_sent(struct xiw_qp *qp)
 	qp->tx_zc = NULL;
 	if (zc && qp->tx_zc_pages)
 		xiw_stat_inc(to_xiw_dev(qp->ibqp.device), XIW_STAT_TX_ZCOPY_MSG);
-	if (qp->tx_read_resp) {
-		/* Its Read Request no longer counts against the IRD. */
-		spin_lock_irqsave(&qp->sq_lock, flags);
-		if (qp->irq_done != qp->irq_head)
-			qp->irq_done++;
-		spin_unlock_irqrestore(&qp->sq_lock, flags);
-	}
 	if (!qp->tx_read_resp && qp->tx_cur != ~0U) {
 		spin_lock_irqsave(&qp->sq_lock, flags);
 		w = &qp->sq[qp->tx_cur & (qp->sq_size - 1)];
@@ -460,6 +453,24 @@ static void xiw_tx_fault(struct xiw_qp *qp, u32 start, int n)
 		qp->tx_buf[m + 3] ^= 0x04;	/* the low two bits are ignored */
 }
 
+/*
+ * The last FPDU of a Read Response is built: its Read Request no longer
+ * counts against the IRD. That must happen before its octets reach TCP.
+ * Once they have, the requester may have its READ complete and send the
+ * next Read Request, which we can receive before the send call returns
+ * (TCP processes what arrived while the socket was ours as it releases
+ * it). Counted after the send, that request found the IRD still full.
+ */
+static void xiw_tx_read_resp_built(struct xiw_qp *qp)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	if (qp->irq_done != qp->irq_head)
+		qp->irq_done++;
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+}
+
 /* Builds the next FPDU; 0 when there is nothing to send. */
 static int xiw_tx_build(struct xiw_qp *qp)
 {
@@ -488,6 +499,8 @@ static int xiw_tx_build(struct xiw_qp *qp)
 	}
 	start = xiw_stx_position(qp->stx);
 	n = xiw_tx_next(qp);
+	if (n > 0 && qp->tx_read_resp && xiw_stx_idle(qp->stx))
+		xiw_tx_read_resp_built(qp);
 	if (n > 0 && !qp->tx_runs.n)
 		xiw_tx_fault(qp, start, n);
 	/* n may be a negative errno: compared as an int, never as a u32. */

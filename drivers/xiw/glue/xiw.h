@@ -245,7 +245,7 @@ struct xiw_qp {
 
 	/* Inbound Read Requests (IRD), under sq_lock. */
 	struct xiw_rreq *irq;
-	u32 irq_done;			/* responses sent in full */
+	u32 irq_done;			/* responses built in full */
 	u32 irq_head;			/* next response to start */
 	u32 irq_tail;			/* next free */
 
