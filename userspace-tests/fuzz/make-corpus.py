@@ -108,3 +108,10 @@ segments = [untagged(3, False, 0, 1, 0, b"A" * 16), tagged(0, True, 0x1234, 0, b
 for flags in range(4):
     write("stream", "mixed-%d" % flags, bytes([flags, 0, 0]) + stream(segments, flags & 1, flags & 2))
     write("stream", "chunked-%d" % flags, bytes([flags, 7, 5]) + stream(segments, flags & 1, flags & 2))
+
+# The transmit order of two peers: ORD and IRD 1, 2 and 4, a queue of
+# READs, WRITEs and fenced work requests, each side moving in turn.
+for ord_ in (1, 2, 4):
+    wrs = bytes([1, 0, 1, 3, 0, 1, 1, 2, 1, 0])
+    events = bytes(range(6)) * 40
+    write("tx_order", "ord-%d" % ord_, bytes([ord_, 0, len(wrs) - 1]) + wrs + events)

@@ -17,3 +17,5 @@
 #include "stream_abi.cpp"
 #include "rdmap/placer.cpp"
 #include "placer_abi.cpp"
+#include "rdmap/tx_order.cpp"
+#include "tx_order_abi.cpp"

@@ -39,6 +39,7 @@ static int xiw_qp_alloc_queues(struct xiw_qp *qp, struct ib_qp_cap *cap)
 		qp->rq = kvcalloc(qp->rq_size, sizeof(*qp->rq), GFP_KERNEL);
 	}
 	qp->irq = kcalloc(XIW_MAX_IRD, sizeof(*qp->irq), GFP_KERNEL);
+	xiw_tx_order_init(&qp->order);
 	qp->stx = kzalloc(xiw_stx_size(), GFP_KERNEL);
 	qp->srx = kzalloc(xiw_srx_size(), GFP_KERNEL);
 	qp->placer = kzalloc(xiw_placer_size(), GFP_KERNEL);
@@ -462,9 +463,7 @@ void xiw_qp_flush(struct xiw_qp *qp)
 		qp->sq_head++;
 	}
 	qp->sq_tx = qp->sq_tail;
-	qp->reads_out = 0;
-	qp->irq_head = qp->irq_tail;
-	qp->irq_done = qp->irq_tail;
+	xiw_tx_order_flush(&qp->order);
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	xiw_cq_kick(qp->ibqp.send_cq, todo);
 

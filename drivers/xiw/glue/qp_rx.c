@@ -105,16 +105,13 @@ static int xiw_rx_read_oldest(struct xiw_qp *qp, struct xiw_read_sink *read)
 	return w ? 0 : XIW_RX_UNEXPECTED;
 }
 
-/*
- * RFC 5040 section 6.4: Read Requests count from their arrival until the
- * last octet of their response is sent, so the one being answered counts.
- */
+/* Read Requests held (include/xiw/tx_order.h) and the IRD in force. */
 static void xiw_rx_read_queue(struct xiw_qp *qp, u32 *used, u32 *ird)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&qp->sq_lock, flags);
-	*used = qp->irq_tail - qp->irq_done;
+	*used = xiw_tx_rreq_held(&qp->order);
 	*ird = min_t(u32, READ_ONCE(qp->ird), XIW_MAX_IRD);
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 }
@@ -250,7 +247,7 @@ static void xiw_rx_read_done(struct xiw_qp *qp)
 	w = xiw_rx_pending_read(qp);
 	if (w) {
 		w->done = 1;
-		qp->reads_out--;
+		xiw_tx_read_done(&qp->order);
 		/* READ_WITH_INV: the sink's STag goes invalid with it. */
 		if (w->opcode == IB_WR_RDMA_READ_WITH_INV &&
 		    !xiw_mr_invalidate(xdev, w->inv, qp->ibqp.pd))
@@ -271,11 +268,16 @@ static void xiw_rx_read_req(struct xiw_qp *qp, const struct xiw_seg *seg)
 		.len = seg->read_size,
 	};
 	unsigned long flags;
+	u32 slot;
 
 	xiw_stat_inc(to_xiw_dev(qp->ibqp.device), XIW_STAT_RX_READ_REQ);
 	spin_lock_irqsave(&qp->sq_lock, flags);
-	qp->irq[qp->irq_tail % XIW_MAX_IRD] = r;
-	qp->irq_tail++;
+	/*
+	 * The placer refused it if it was beyond the IRD (read_queue), and
+	 * only this softirq path adds requests: it fits the slots.
+	 */
+	if (!xiw_tx_rreq_admit(&qp->order, XIW_MAX_IRD, &slot))
+		qp->irq[slot] = r;
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	xiw_qp_kick(qp);
 }

@@ -223,9 +223,9 @@ static int xiw_tx_push(struct xiw_qp *qp)
 /*
  * Under sq_lock: moves sq_tx over the work the send queue need not
  * transmit, in order: REG_MR and LOCAL_INV are done, bad user WQEs are
- * already done, and the first that failed stops the queue (*@failed). A
- * fence waits for earlier READs, and ORD bounds those in flight. Returns
- * the message to transmit next, or NULL.
+ * already done, and the first that failed stops the queue (*@failed). The
+ * core's transmit order decides whether a fence or the ORD holds the next
+ * one back. Returns the message to transmit next, or NULL.
  */
 static struct xiw_swqe *xiw_sq_next(struct xiw_qp *qp, bool *failed)
 {
@@ -234,10 +234,8 @@ static struct xiw_swqe *xiw_sq_next(struct xiw_qp *qp, bool *failed)
 	lockdep_assert_held(&qp->sq_lock);
 	for (; qp->sq_tx != qp->sq_tail; qp->sq_tx++) {
 		w = &qp->sq[qp->sq_tx & (qp->sq_size - 1)];
-		if (!w->done && qp->reads_out &&
-		    (w->flags & XIW_WQE_FENCE ||
-		     (xiw_wr_is_read(w->opcode) &&
-		      qp->reads_out >= max_t(u16, READ_ONCE(qp->ord), 1))))
+		if (!w->done && !xiw_tx_may_start(&qp->order, xiw_wr_order(w),
+						  READ_ONCE(qp->ord)))
 			return NULL;
 		if (!w->done && xiw_swqe_start(qp, w))
 			return w;
@@ -256,13 +254,12 @@ static bool xiw_tx_pick(struct xiw_qp *qp, struct xiw_msg *m)
 	struct xiw_swqe *w;
 	unsigned long flags;
 	bool found = false, skipped = false, failed = false;
-	u32 was;
+	u32 was, slot;
 
 	memset(m, 0, sizeof(*m));
 	spin_lock_irqsave(&qp->sq_lock, flags);
-	if (qp->irq_head != qp->irq_tail) {
-		qp->tx_rreq = qp->irq[qp->irq_head % XIW_MAX_IRD];
-		qp->irq_head++;
+	if (xiw_tx_rresp_next(&qp->order, &slot)) {
+		qp->tx_rreq = qp->irq[slot];
 		qp->tx_read_resp = true;
 		m->opcode = XIW_OP_READ_RESP;
 		m->len = qp->tx_rreq.len;
@@ -297,7 +294,7 @@ static bool xiw_tx_pick(struct xiw_qp *qp, struct xiw_msg *m)
 		m->sink_to = 0;
 		m->src_stag = w->rkey;
 		m->src_to = w->remote_addr;
-		qp->reads_out++;
+		xiw_tx_started(&qp->order, XIW_WR_READ);
 		/* Its response completes it: nothing to mark once sent. */
 		qp->tx_cur = ~0U;
 		break;
@@ -466,8 +463,7 @@ static void xiw_tx_read_resp_built(struct xiw_qp *qp)
 	unsigned long flags;
 
 	spin_lock_irqsave(&qp->sq_lock, flags);
-	if (qp->irq_done != qp->irq_head)
-		qp->irq_done++;
+	xiw_tx_rresp_built(&qp->order);
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 }
 

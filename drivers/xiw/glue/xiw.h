@@ -15,6 +15,7 @@
 
 #include <xiw/env.h>
 #include <xiw/placer.h>
+#include <xiw/tx_order.h>
 #include <xiw/stream.h>
 
 #include "compat.h"
@@ -23,7 +24,7 @@
 #define XIW_VENDOR_ID	0x626d74	/* as siw: the siw provider accepts it */
 #define XIW_MAX_PD	(64 * 1024)
 #define XIW_MAX_SRQ	1024
-#define XIW_MAX_IRD	128	/* inbound RDMA Reads per QP */
+#define XIW_MAX_IRD	XIW_TX_IRQ_SLOTS /* inbound RDMA Reads per QP */
 #define XIW_MAX_ORD	128	/* outbound RDMA Reads per QP */
 #define XIW_MAX_INLINE	256
 #define XIW_MAX_SGE	16
@@ -117,6 +118,13 @@ struct xiw_swqe {
 static inline bool xiw_wr_is_read(u8 opcode)
 {
 	return opcode == IB_WR_RDMA_READ || opcode == IB_WR_RDMA_READ_WITH_INV;
+}
+
+/* What a work request asks of the transmit order (XIW_WR_*). */
+static inline u32 xiw_wr_order(const struct xiw_swqe *w)
+{
+	return (w->flags & XIW_WQE_FENCE ? XIW_WR_FENCE : 0) |
+	       (xiw_wr_is_read(w->opcode) ? XIW_WR_READ : 0);
 }
 
 /*
@@ -224,7 +232,8 @@ struct xiw_qp {
 	u32 sq_head;			/* oldest not completed */
 	u32 sq_tx;			/* next to transmit */
 	u32 sq_tail;			/* next free */
-	u32 reads_out;			/* READs sent, response not complete */
+	/* Our READs out and the peer's Read Requests held, under sq_lock. */
+	struct xiw_tx_order order;
 
 	/* Receive queue, under rq_lock. */
 	spinlock_t rq_lock;
@@ -243,11 +252,8 @@ struct xiw_qp {
 	struct rdma_user_mmap_entry *sq_umap;
 	struct rdma_user_mmap_entry *rq_umap;
 
-	/* Inbound Read Requests (IRD), under sq_lock. */
-	struct xiw_rreq *irq;
-	u32 irq_done;			/* responses built in full */
-	u32 irq_head;			/* next response to start */
-	u32 irq_tail;			/* next free */
+	/* Inbound Read Requests, in the slots order names, under sq_lock. */
+	struct xiw_rreq *irq;		/* XIW_MAX_IRD slots */
 
 	/* Transmit: only the tx work touches these, under tx_mutex. */
 	struct mutex tx_mutex;
