@@ -222,7 +222,7 @@ tier_done debug-kernel "$t0"
 # module and siw builds' checks, the initramfs and the boot, about 45 s),
 # NFS over RDMA among them (Documentation/nfs.rst): nfsd and the NFS
 # client on xiw, and each with upstream siw on the other side.
-vm_tier stock "selftest user timeouts scale hostile nfs" 1500
+vm_tier stock "selftest user timeouts scale hostile teardown nfs" 1500
 # The xiw to xiw matrix and xiw against stock upstream siw (the fast
 # interop subset; `make interop` and check-full add the siw variants), on
 # the wire checked by tshark and by our RFC 6581 checker.
@@ -244,7 +244,7 @@ fi
 # (Documentation/interop.rst, what siw does differently). DEPTH=quick: the
 # cm and user tests run their quick cases here (at_depth in the scripts).
 INTEROP_CELLS='default-si|client-server-xi|rev1-xi|markers-(xi|si)|pd-253-xi' DEPTH=$DEPTH \
-	vm_tier debug "kunit selftest cm user timeouts hostile inject scale interop nfs" 4200
+	vm_tier debug "kunit selftest cm user timeouts hostile inject teardown scale interop nfs" 4200
 
 
 # ---- conformance ----------------------------------------------------------
