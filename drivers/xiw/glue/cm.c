@@ -1161,6 +1161,7 @@ static int xiw_cep_bind_qp(struct xiw_cep *cep, struct iw_cm_id *id, u32 qpn)
 	}
 	kref_get(&cep->ref);
 	qp->cep = cep;
+	WRITE_ONCE(qp->llp_close, xiw_cm_qp_drop);
 	spin_unlock_bh(&qp->lock);
 	cep->qp = qp;
 	cep->cm_id = id;

@@ -19,16 +19,8 @@
 #include <xiw/mpa_conn.h>
 #include <xiw/stream.h>
 
-#include "cm.h"
 #include "params.h"
 #include "xiw.h"
-
-static struct workqueue_struct *xiw_tx_wq;
-
-void xiw_qp_kick(struct xiw_qp *qp)
-{
-	queue_work(xiw_tx_wq, &qp->tx_work);
-}
 
 /* Copies message payload for the core: from SGEs, inline data or an MR. */
 static int xiw_tx_fetch(void *ctx, xiw_u32 off, void *dst, xiw_size len)
@@ -565,6 +557,7 @@ static int xiw_tx_run(struct xiw_qp *qp)
 static void xiw_tx_work(struct work_struct *work)
 {
 	struct xiw_qp *qp = container_of(work, struct xiw_qp, tx_work);
+	void (*close)(struct xiw_qp *qp);
 	bool drop = false;
 	int rc;
 
@@ -603,7 +596,9 @@ out:
 	if (drop) {
 		if (READ_ONCE(qp->state) != IB_QPS_ERR)
 			xiw_qp_to_error(qp);
-		xiw_cm_qp_drop(qp);
+		close = READ_ONCE(qp->llp_close);
+		if (close)
+			close(qp);	/* the CM ends the connection */
 	}
 }
 
@@ -697,15 +692,4 @@ void xiw_qp_stream_stop(struct xiw_qp *qp)
 	xiw_tx_runs_drop(qp);
 	xiw_tx_zc_abandon(qp);
 	mutex_unlock(&qp->tx_mutex);
-}
-
-int xiw_tx_init(void)
-{
-	xiw_tx_wq = alloc_workqueue("xiw_tx", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
-	return xiw_tx_wq ? 0 : -ENOMEM;
-}
-
-void xiw_tx_exit(void)
-{
-	destroy_workqueue(xiw_tx_wq);
 }

@@ -224,6 +224,12 @@ struct xiw_qp {
 					 */
 	bool sq_sig_all;
 	struct xiw_cep *cep;		/* the connection, while there is one */
+	/*
+	 * How the data path ends the connection: set by the CM when it binds
+	 * the QP (under lock, WRITE_ONCE), read with READ_ONCE, never
+	 * cleared (xiw_cm_qp_drop() copes with a connection already gone).
+	 */
+	void (*llp_close)(struct xiw_qp *qp);
 
 	/* Send queue: head <= tx <= tail, free-running, under sq_lock. */
 	spinlock_t sq_lock;
@@ -414,7 +420,7 @@ int xiw_mem_view(struct xiw_device *xdev, u32 stag, struct ib_pd *pd,
 		 int access, u64 addr, u32 len, const void **p,
 		 struct page **page);
 
-/* qp.c */
+/* qp_verbs.c */
 int xiw_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 		  struct ib_udata *udata);
 int xiw_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
@@ -426,6 +432,11 @@ int xiw_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		  const struct ib_send_wr **bad);
 int xiw_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		  const struct ib_recv_wr **bad);
+
+/* qp.c: the queues and state, called from everything above */
+int xiw_tx_init(void);
+void xiw_tx_exit(void);
+void xiw_qp_kick(struct xiw_qp *qp);
 struct xiw_qp *xiw_qp_lookup(struct xiw_device *xdev, u32 qpn);
 void xiw_qp_get(struct xiw_qp *qp);
 void xiw_qp_put(struct xiw_qp *qp);
@@ -445,6 +456,9 @@ int xiw_cursor_get(struct xiw_cursor *c, void *dst, u32 len);
 int xiw_cursor_view(struct xiw_cursor *c, u32 len, const void **p,
 		    struct page **page);
 
+s64 xiw_sge_len(const struct ib_sge *sge, int num);
+bool xiw_sge_usable(struct xiw_qp *qp, const struct ib_sge *sge, int num,
+		    int access);
 void xiw_qp_pull_usq(struct xiw_qp *qp);
 bool xiw_swqe_start(struct xiw_qp *qp, struct xiw_swqe *w);
 
@@ -462,10 +476,13 @@ bool xiw_srq_take(struct xiw_srq *srq, struct xiw_rwqe *r, bool *limit);
 void xiw_srq_limit_event(struct xiw_srq *srq);
 
 /* qp_tx.c: the transmit work */
-int xiw_tx_init(void);
-void xiw_tx_exit(void);
 void xiw_qp_tx_setup(struct xiw_qp *qp);
 void xiw_qp_tx_release(struct xiw_qp *qp);
+void xiw_qp_tx_now(struct xiw_qp *qp);
+int xiw_qp_stream_start(struct xiw_qp *qp, struct socket *sock,
+			const struct xiw_stream_cfg *tx,
+			const struct xiw_stream_cfg *rx, bool fenced, bool gso);
+void xiw_qp_stream_stop(struct xiw_qp *qp);
 
 /* zcopy.c: zero-copy transmit's notifications */
 int xiw_zc_attach(struct xiw_qp *qp);
@@ -475,12 +492,6 @@ struct xiw_zc *xiw_zc_new(struct xiw_qp *qp, u32 sq_idx);
 struct ubuf_info *xiw_zc_ubuf(struct xiw_zc *zc);
 void xiw_zc_put(struct xiw_zc *zc);
 void xiw_zc_exit(void);
-void xiw_qp_kick(struct xiw_qp *qp);
-void xiw_qp_tx_now(struct xiw_qp *qp);
-int xiw_qp_stream_start(struct xiw_qp *qp, struct socket *sock,
-			const struct xiw_stream_cfg *tx,
-			const struct xiw_stream_cfg *rx, bool fenced, bool gso);
-void xiw_qp_stream_stop(struct xiw_qp *qp);
 
 /* qp_rx.c: placement from sk_data_ready */
 void xiw_qp_rx_start(struct xiw_qp *qp);
