@@ -334,6 +334,7 @@ static void server_event(struct rdma_cm_event *ev)
 	default:	/* an error: the connection never came up */
 		fprintf(stderr, "server: %s\n", rdma_event_str(ev->event));
 		if (c && !c->up) {
+			bad++;	/* every accepted connection must come up */
 			c->disconnected = 1;
 			if (!c->gone_at)
 				c->gone_at = now_ms();
@@ -499,6 +500,12 @@ static int round_child(struct rdma_event_channel *ch, struct addrinfo *ai,
 		if (!t0 && c->ok)
 			t0 = t;
 		if (t0 && !c->gone_at && t - t0 >= ms) {
+			/* Kill and destroy check nothing after this point. */
+			if (bad && mode <= DESTROY) {
+				fprintf(stderr, "client: %s: bad=%u before the end\n",
+					mode_name[mode], bad);
+				return 1;
+			}
 			switch (mode) {
 			case KILL:
 				kill(getpid(), SIGKILL);
@@ -566,8 +573,8 @@ static int client(struct addrinfo *ai, unsigned int rounds, unsigned int seed)
 		enum mode mode = i % MODES;
 		unsigned int ms = 300 + rand() % 1200;
 		long long t0 = now_ms();
-		int status = 0, good;
-		pid_t pid;
+		int status = 0, good, lost = 0;
+		pid_t pid, w;
 
 		fflush(stdout);
 		pid = fork();
@@ -576,18 +583,30 @@ static int client(struct addrinfo *ai, unsigned int rounds, unsigned int seed)
 
 			_exit(ch ? round_child(ch, ai, mode, ms) : 2);
 		}
-		while (pid > 0 && waitpid(pid, &status, WNOHANG) == 0) {
+		if (pid < 0) {
+			perror("client: fork");
+			lost = 1;
+		}
+		/* A round whose end we could not see is a failed round. */
+		while (pid > 0 && (w = waitpid(pid, &status, WNOHANG)) != pid) {
+			if (w < 0) {
+				perror("client: waitpid");
+				lost = 1;
+				break;
+			}
 			if (now_ms() - t0 > ms + WAIT_MS + 30000) {
 				fprintf(stderr, "client: round %u (%s) hangs\n",
 					i, mode_name[mode]);
 				kill(pid, SIGKILL);
 				waitpid(pid, &status, 0);
-				status = -1;
+				lost = 1;
 				break;
 			}
 			usleep(50000);
 		}
-		if (mode == KILL)
+		if (lost)
+			good = 0;
+		else if (mode == KILL)
 			good = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
 		else
 			good = WIFEXITED(status) && WEXITSTATUS(status) == 0;
