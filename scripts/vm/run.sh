@@ -162,6 +162,23 @@ if [ "$vms" = 2 ]; then
 	done
 	boot_vm 1 "connect=127.0.0.1:$port"
 fi
+# A VM that stops before its tests finish (a panic: -no-reboot makes QEMU
+# exit) would leave its peer waiting at barriers until the timeout: the
+# peer gets 30 s more, then it is stopped too (both fail clean-exit).
+if [ "${#pids[@]}" = 2 ]; then
+	wait -n "${pids[@]}"
+	for i in 0 1; do
+		kill -0 "${pids[$i]}" 2>/dev/null && continue
+		[ -f "$out/share/vm$i/done" ] && continue
+		other=$((1 - i))
+		echo "  vm$i stopped before its tests finished; stopping vm$other" >&2
+		for _ in $(seq 30); do
+			kill -0 "${pids[$other]}" 2>/dev/null || break
+			sleep 1
+		done
+		kill "${pids[$other]}" 2>/dev/null
+	done
+fi
 for p in "${pids[@]}"; do wait "$p"; done
 pids=()
 echo "  (vm-$kind [$tests]: $((SECONDS - t0)) s)" >&2

@@ -22,8 +22,8 @@
 # finds nothing.
 . "$XIW_TOP/scripts/vm/lib.sh"
 
-QUICK='rounds-10'
-ROUNDS=10
+QUICK='rounds-5'
+ROUNDS=5
 at_depth rounds-30 && ROUNDS=30
 
 setup() {
