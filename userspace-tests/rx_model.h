@@ -58,6 +58,7 @@ struct xiw_qp {
   size_t reads_done = 0;
   uint32_t ird = 4;
   std::vector<xiw_seg> read_reqs;  // queued Read Requests
+  bool refuse_read_reqs = false;   // read_req cannot queue (a broken invariant)
   uint32_t answered = 0;           // of them, answered in full
   unsigned refuse_every = 0;       // the glue refuses every Nth target
   unsigned targets = 0;
@@ -199,22 +200,25 @@ struct xiw_qp {
     q->open = -1;
     q->has_tgt = false;
   }
-  static void read_done(xiw_qp* q) {
+  static int read_done(xiw_qp* q) {
     Read* rd = q->oldest();
     q->check(rd != nullptr, "a READ completed that was not outstanding");
-    if (rd == nullptr) return;
+    if (rd == nullptr) return XIW_RX_UNEXPECTED;
     q->check(rd->got == rd->len, "(c) a READ completed short");
     rd->done = true;
     q->reads_done++;
     q->has_tgt = false;
+    return 0;
   }
-  static void read_req(xiw_qp* q, const xiw_seg* s) {
+  static int read_req(xiw_qp* q, const xiw_seg* s) {
+    if (q->refuse_read_reqs) return XIW_RX_READ_QUEUE_FULL;
     q->check(q->read_reqs.size() - q->answered < q->ird, "a Read Request beyond the IRD");
     const Mr* m = q->mr(s->src_stag);
     q->check(m && m->valid && m->pd == q->pd && (m->access & XIW_ACCESS_REMOTE_READ) &&
                  inside(*m, s->src_to, s->read_size),
              "a Read Request for what no MR lets the peer read");
     q->read_reqs.push_back(*s);
+    return 0;
   }
   static void validated_fn(xiw_qp* q) { q->validated++; }
   static void terminated_fn(xiw_qp* q, const xiw_term_cause*) {

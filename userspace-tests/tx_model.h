@@ -122,7 +122,7 @@ struct TxSim {
     ab_.pop_front();
     moves_++;
     uint32_t slot = 0;
-    if (xiw_tx_rreq_held(&b_) >= ird_ || xiw_tx_rreq_admit(&b_, ird_, &slot) != 0)
+    if (xiw_tx_rreq_held(&b_) >= ird_ || xiw_tx_rreq_admit(&b_, &slot) != 0)
       return fail("a Read Request within the IRD was refused");
     b_slots_[slot] = id;
     b_fifo_.push_back(id);

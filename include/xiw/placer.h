@@ -80,10 +80,18 @@ struct xiw_rx_ops {
 	int (*invalidate)(struct xiw_qp *qp, xiw_u32 stag);
 	/* The open receive holds a whole SEND: it completes. */
 	void (*recv_done)(struct xiw_qp *qp, const struct xiw_recv_done *d);
-	/* The oldest READ has its whole response: it completes. */
-	void (*read_done)(struct xiw_qp *qp);
-	/* A Read Request, checked against the IRD and its source STag. */
-	void (*read_req)(struct xiw_qp *qp, const struct xiw_seg *seg);
+	/*
+	 * The oldest READ has its whole response: it completes. 0, or
+	 * XIW_RX_* if no READ was outstanding after all (read_oldest said one
+	 * was: a broken invariant, which ends the stream).
+	 */
+	int (*read_done)(struct xiw_qp *qp);
+	/*
+	 * A Read Request, checked against the IRD and its source STag, to
+	 * queue: 0, or XIW_RX_* if it cannot be queued (read_queue said it
+	 * could: a broken invariant, which ends the stream).
+	 */
+	int (*read_req)(struct xiw_qp *qp, const struct xiw_seg *seg);
 	/* A segment passed its CRC (MPA fencing may end). */
 	void (*validated)(struct xiw_qp *qp);
 	/* The peer sent a TERMINATE: nothing after it takes effect. */

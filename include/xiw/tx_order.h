@@ -57,10 +57,12 @@ int xiw_tx_read_done(struct xiw_tx_order *o);
 /* Inbound Read Requests held, to compare with the IRD in force. */
 xiw_u32 xiw_tx_rreq_held(const struct xiw_tx_order *o);
 /*
- * A Read Request arrived that fits @ird: 0 and the slot to keep it in, or
- * XIW_RX_READ_QUEUE_FULL.
+ * A Read Request arrived, within the IRD (the placer decides that, from
+ * xiw_tx_rreq_held): 0 and the slot to keep it in, or
+ * XIW_RX_READ_QUEUE_FULL when all XIW_TX_IRQ_SLOTS are held, which the
+ * placer's rule makes impossible.
  */
-int xiw_tx_rreq_admit(struct xiw_tx_order *o, xiw_u32 ird, xiw_u32 *slot);
+int xiw_tx_rreq_admit(struct xiw_tx_order *o, xiw_u32 *slot);
 /* 1 and the slot of the next Read Response to start, or 0. */
 int xiw_tx_rresp_next(struct xiw_tx_order *o, xiw_u32 *slot);
 /* The last FPDU of the Read Response started first is built. */

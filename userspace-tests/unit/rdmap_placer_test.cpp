@@ -201,6 +201,17 @@ TEST_F(Placer, ReadRequestsUpToTheIrd) {
   EXPECT_EQ(q_.read_reqs[2].sink_stag, 0x77u);
 }
 
+// The queue refuses what the placer's IRD rule admitted (an invariant
+// broken below the core): the stream ends with that error, nothing is
+// dropped in silence.
+TEST_F(Placer, ReadRequestTheQueueRefusesEndsTheStream) {
+  q_.add_mr(2, XIW_ACCESS_REMOTE_READ, 0, 64);
+  q_.ird = 4;
+  q_.refuse_read_reqs = true;
+  EXPECT_EQ(deliver(rreq(2, 0, 8), ""), XIW_RX_READ_QUEUE_FULL);
+  EXPECT_TRUE(q_.read_reqs.empty());
+}
+
 // IRD 0 (RFC 6581 section 9.1): not even one.
 TEST_F(Placer, ReadRequestWithIrdZeroIsRefused) {
   q_.add_mr(2, XIW_ACCESS_REMOTE_READ, 0, 64);

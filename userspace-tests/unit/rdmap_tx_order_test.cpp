@@ -59,40 +59,38 @@ TEST_F(TxOrder, OnlyReadsCount) {
   EXPECT_TRUE(xiw_tx_may_start(&o_, XIW_WR_FENCE, 1));
 }
 
-TEST_F(TxOrder, ReadRequestsUpToTheIrdThenFull) {
+// The IRD is the placer's rule (place_read_req over rreq_held); the order
+// only bounds what it holds by its slots.
+TEST_F(TxOrder, ReadRequestsFillTheSlotsThenFull) {
   uint32_t slot = 99;
-  for (uint32_t i = 0; i < 3; i++) {
-    ASSERT_EQ(xiw_tx_rreq_admit(&o_, 3, &slot), 0);
+  for (uint32_t i = 0; i < XIW_TX_IRQ_SLOTS; i++) {
+    ASSERT_EQ(xiw_tx_rreq_admit(&o_, &slot), 0);
     EXPECT_EQ(slot, i);
   }
-  EXPECT_EQ(xiw_tx_rreq_held(&o_), 3u);
-  EXPECT_EQ(xiw_tx_rreq_admit(&o_, 3, &slot), XIW_RX_READ_QUEUE_FULL);
-  EXPECT_EQ(xiw_tx_rreq_admit(&o_, 0, &slot), XIW_RX_READ_QUEUE_FULL);
-}
-
-TEST_F(TxOrder, SlotsBoundAnyIrd) {
-  uint32_t slot = 0;
-  for (uint32_t i = 0; i < XIW_TX_IRQ_SLOTS; i++) ASSERT_EQ(xiw_tx_rreq_admit(&o_, 1000, &slot), 0);
-  EXPECT_EQ(xiw_tx_rreq_admit(&o_, 1000, &slot), XIW_RX_READ_QUEUE_FULL);
+  EXPECT_EQ(xiw_tx_rreq_held(&o_), uint32_t{XIW_TX_IRQ_SLOTS});
+  EXPECT_EQ(xiw_tx_rreq_admit(&o_, &slot), XIW_RX_READ_QUEUE_FULL);
+  ASSERT_TRUE(xiw_tx_rresp_next(&o_, &slot));
+  EXPECT_EQ(xiw_tx_rreq_admit(&o_, &slot), XIW_RX_READ_QUEUE_FULL);  // started, not built
+  xiw_tx_rresp_built(&o_);
+  ASSERT_EQ(xiw_tx_rreq_admit(&o_, &slot), 0);
+  EXPECT_EQ(slot, 0u);  // the first slot again
 }
 
 // A Read Request counts from its arrival until its response is built in
 // full: the one being answered still counts.
 TEST_F(TxOrder, RequestHeldUntilItsResponseIsBuilt) {
   uint32_t slot = 0;
-  ASSERT_EQ(xiw_tx_rreq_admit(&o_, 1, &slot), 0);
+  ASSERT_EQ(xiw_tx_rreq_admit(&o_, &slot), 0);
   ASSERT_TRUE(xiw_tx_rresp_next(&o_, &slot));
   EXPECT_EQ(xiw_tx_rreq_held(&o_), 1u);
-  EXPECT_EQ(xiw_tx_rreq_admit(&o_, 1, &slot), XIW_RX_READ_QUEUE_FULL);
   xiw_tx_rresp_built(&o_);
   EXPECT_EQ(xiw_tx_rreq_held(&o_), 0u);
-  EXPECT_EQ(xiw_tx_rreq_admit(&o_, 1, &slot), 0);
 }
 
 TEST_F(TxOrder, ResponsesStartInArrivalOrderAcrossTheWrap) {
   o_.irq_tail = o_.irq_head = o_.irq_done = 0xfffffffeu;  // free-running indices
   uint32_t in[4], out = 0;
-  for (uint32_t& s : in) ASSERT_EQ(xiw_tx_rreq_admit(&o_, 8, &s), 0);
+  for (uint32_t& s : in) ASSERT_EQ(xiw_tx_rreq_admit(&o_, &s), 0);
   for (uint32_t s : in) {
     EXPECT_LT(s, uint32_t{XIW_TX_IRQ_SLOTS});
     ASSERT_TRUE(xiw_tx_rresp_next(&o_, &out));
@@ -105,7 +103,7 @@ TEST_F(TxOrder, ResponsesStartInArrivalOrderAcrossTheWrap) {
 
 TEST_F(TxOrder, NothingBuiltThatDidNotStart) {
   uint32_t slot = 0;
-  ASSERT_EQ(xiw_tx_rreq_admit(&o_, 2, &slot), 0);
+  ASSERT_EQ(xiw_tx_rreq_admit(&o_, &slot), 0);
   xiw_tx_rresp_built(&o_);  // no response started: ignored
   EXPECT_EQ(xiw_tx_rreq_held(&o_), 1u);
 }
@@ -113,8 +111,8 @@ TEST_F(TxOrder, NothingBuiltThatDidNotStart) {
 TEST_F(TxOrder, FlushForgetsReadsAndRequests) {
   uint32_t slot = 0;
   reads(2);
-  ASSERT_EQ(xiw_tx_rreq_admit(&o_, 2, &slot), 0);
-  ASSERT_EQ(xiw_tx_rreq_admit(&o_, 2, &slot), 0);
+  ASSERT_EQ(xiw_tx_rreq_admit(&o_, &slot), 0);
+  ASSERT_EQ(xiw_tx_rreq_admit(&o_, &slot), 0);
   ASSERT_TRUE(xiw_tx_rresp_next(&o_, &slot));
   xiw_tx_order_flush(&o_);
   EXPECT_TRUE(xiw_tx_may_start(&o_, XIW_WR_FENCE, 1));

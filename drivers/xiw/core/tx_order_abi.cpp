@@ -20,9 +20,7 @@ int xiw_tx_read_done(struct xiw_tx_order* o) { return r::read_done(*o) ? 0 : XIW
 
 xiw_u32 xiw_tx_rreq_held(const struct xiw_tx_order* o) { return r::rreq_held(*o); }
 
-int xiw_tx_rreq_admit(struct xiw_tx_order* o, xiw_u32 ird, xiw_u32* slot) {
-  return r::rreq_admit(*o, ird, slot);
-}
+int xiw_tx_rreq_admit(struct xiw_tx_order* o, xiw_u32* slot) { return r::rreq_admit(*o, slot); }
 
 int xiw_tx_rresp_next(struct xiw_tx_order* o, xiw_u32* slot) { return r::rresp_next(*o, slot); }
 

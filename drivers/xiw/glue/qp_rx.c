@@ -237,17 +237,23 @@ static void xiw_rx_recv_done(struct xiw_qp *qp, const struct xiw_recv_done *d)
 	xiw_cq_kick(qp->ibqp.recv_cq, todo);
 }
 
-static void xiw_rx_read_done(struct xiw_qp *qp)
+/*
+ * The placer found the READ (read_oldest) before it placed the response,
+ * and only this softirq path completes READs: both the work request and
+ * the ORD count are there. If either is not, the stream ends.
+ */
+static int xiw_rx_read_done(struct xiw_qp *qp)
 {
 	struct xiw_device *xdev = to_xiw_dev(qp->ibqp.device);
 	struct xiw_swqe *w;
 	unsigned long flags;
+	int rc = XIW_RX_UNEXPECTED;
 
 	spin_lock_irqsave(&qp->sq_lock, flags);
 	w = xiw_rx_pending_read(qp);
-	if (w) {
+	if (w && !WARN_ON_ONCE(xiw_tx_read_done(&qp->order))) {
 		w->done = 1;
-		xiw_tx_read_done(&qp->order);
+		rc = 0;
 		/* READ_WITH_INV: the sink's STag goes invalid with it. */
 		if (w->opcode == IB_WR_RDMA_READ_WITH_INV &&
 		    !xiw_mr_invalidate(xdev, w->inv, qp->ibqp.pd))
@@ -256,9 +262,10 @@ static void xiw_rx_read_done(struct xiw_qp *qp)
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	xiw_qp_complete_sq(qp);
 	xiw_qp_kick(qp);	/* the ORD window or a fence may have opened */
+	return rc;
 }
 
-static void xiw_rx_read_req(struct xiw_qp *qp, const struct xiw_seg *seg)
+static int xiw_rx_read_req(struct xiw_qp *qp, const struct xiw_seg *seg)
 {
 	struct xiw_rreq r = {
 		.sink_stag = seg->sink_stag,
@@ -269,17 +276,21 @@ static void xiw_rx_read_req(struct xiw_qp *qp, const struct xiw_seg *seg)
 	};
 	unsigned long flags;
 	u32 slot;
+	int rc;
 
 	xiw_stat_inc(to_xiw_dev(qp->ibqp.device), XIW_STAT_RX_READ_REQ);
 	spin_lock_irqsave(&qp->sq_lock, flags);
 	/*
-	 * The placer refused it if it was beyond the IRD (read_queue), and
-	 * only this softirq path adds requests: it fits the slots.
+	 * The placer refused it if it was beyond the IRD (read_queue), which
+	 * is at most the slots, and only this softirq path adds requests: it
+	 * fits. If not, the stream ends rather than drop it.
 	 */
-	if (!xiw_tx_rreq_admit(&qp->order, XIW_MAX_IRD, &slot))
+	rc = xiw_tx_rreq_admit(&qp->order, &slot);
+	if (!WARN_ON_ONCE(rc))
 		qp->irq[slot] = r;
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	xiw_qp_kick(qp);
+	return rc;
 }
 
 static void xiw_rx_validated(struct xiw_qp *qp)

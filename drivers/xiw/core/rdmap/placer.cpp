@@ -94,10 +94,8 @@ int Placer::end(const xiw_seg& s) {
   if (left_ != 0) return XIW_RX_LOCAL;
   ops_.validated(qp_);
   if (is_send(s.opcode)) return end_send(s);
-  if (s.opcode == XIW_OP_READ_REQ)
-    ops_.read_req(qp_, &s);
-  else if (s.opcode == XIW_OP_READ_RESP)
-    end_read_resp(s);
+  if (s.opcode == XIW_OP_READ_REQ) return ops_.read_req(qp_, &s);
+  if (s.opcode == XIW_OP_READ_RESP) return end_read_resp(s);
   return 0;
 }
 
@@ -118,11 +116,11 @@ int Placer::end_send(const xiw_seg& s) {
   return 0;
 }
 
-void Placer::end_read_resp(const xiw_seg& s) {
+int Placer::end_read_resp(const xiw_seg& s) {
   sink_got_ += s.len;
-  if (!s.last) return;
+  if (!s.last) return 0;
   sink_got_ = 0;
-  ops_.read_done(qp_);
+  return ops_.read_done(qp_);
 }
 
 // The first TERMINATE ends the stream; what follows it in the same run of

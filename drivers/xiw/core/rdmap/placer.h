@@ -48,7 +48,7 @@ class Placer {
   int begin_read_req(const xiw_seg& s);
   int begin_read_resp(const xiw_seg& s, xiw_target* t);
   int end_send(const xiw_seg& s);
-  void end_read_resp(const xiw_seg& s);
+  int end_read_resp(const xiw_seg& s);
 
   const xiw_rx_ops& ops_;
   xiw_qp* const qp_;

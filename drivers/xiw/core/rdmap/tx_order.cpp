@@ -25,9 +25,8 @@ bool read_done(xiw_tx_order& o) {
 // answered counts too.
 u32 rreq_held(const xiw_tx_order& o) { return o.irq_tail - o.irq_done; }
 
-int rreq_admit(xiw_tx_order& o, u32 ird, u32* slot) {
-  const u32 limit = ird < XIW_TX_IRQ_SLOTS ? ird : XIW_TX_IRQ_SLOTS;
-  if (rreq_held(o) >= limit) return XIW_RX_READ_QUEUE_FULL;
+int rreq_admit(xiw_tx_order& o, u32* slot) {
+  if (rreq_held(o) >= XIW_TX_IRQ_SLOTS) return XIW_RX_READ_QUEUE_FULL;
   *slot = o.irq_tail++ % XIW_TX_IRQ_SLOTS;
   return 0;
 }
