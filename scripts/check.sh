@@ -270,6 +270,20 @@ if [ "$f" != 0 ]; then
 		echo "${b#"$out"/}:" >&2
 		cat "$b" >&2
 	done
+	# Each failed VM case's own output (its log from its `===` line to
+	# its FAILED line, the last 30 lines): CI keeps only this output.
+	grep '^FAIL vm-' "$results" | cut -d' ' -f2 | while read -r c; do
+		kind=${c%%/*} rest=${c#*/}
+		vm=${rest%%/*} name=${rest#*/}
+		for log in "$out/$kind"-*/share/"$vm/${name%%/*}.log"; do
+			[ -f "$log" ] || continue
+			awk -v c="$name" '
+				$0 == "=== " c ": FAILED" { printf "%s%s\n", buf, $0; on = 0; next }
+				/^=== / && index($0, " " c ": ") { buf = ""; on = 1 }
+				on { buf = buf $0 "\n" }' "$log" | tail -n 30 |
+				sed "s|^|$c: |" >&2
+		done
+	done
 	echo "failed cases:" >&2
 	grep '^FAIL' "$results" >&2
 	for b in "$out"/vm-*/vm*.badlines; do

@@ -13,7 +13,10 @@
 # (a regular expression) and INTEROP_SIW_BUGS (Y) choose the cells of the
 # interop test, CM_CASES the cases of the cm test, DEPTH (full, the
 # default, or quick) whether each test runs its whole matrix or only the
-# cases it lists as quick (scripts/vm/lib.sh, at_depth).
+# cases it lists as quick (scripts/vm/lib.sh, at_depth). XIW_VM_APPEND
+# adds to both guests' kernel command line, for a debugging run (e.g.
+# "page_poison=1 slub_debug=FZP kfence.sample_interval=5" on the stock
+# kernel, which has those detectors built but off).
 #
 # Topology (see Documentation/testing.rst): each VM has one vCPU under QEMU
 # TCG, the host's / as a read-only 9p root, a writable 9p share for results
@@ -139,6 +142,7 @@ boot_vm() {	# index netdev-mode
 	# without ACPI.
 	[ "$kind" = debug ] && append="$append pci=noacpi"
 	[ -z "$initrd" ] && append="$append init=$init"
+	append="$append${XIW_VM_APPEND:+ $XIW_VM_APPEND}"
 	timeout --kill-after=10 "$timeout" qemu-system-x86_64 -accel tcg -cpu max,la57=off -m 2G -smp 1 \
 		-display none -monitor none -no-reboot \
 		-serial "file:$out/vm$i.console" \
