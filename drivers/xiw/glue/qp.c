@@ -197,8 +197,12 @@ void xiw_qp_complete_sq(struct xiw_qp *qp)
 		w = &qp->sq[qp->sq_head & (qp->sq_size - 1)];
 		if (!w->done)
 			break;
-		todo |= xiw_sq_complete_one(qp, w, w->status);
+		/*
+		 * The ring slot first: a process that polls the completion on
+		 * another CPU may post into that slot at once.
+		 */
 		xiw_usq_release(qp, qp->sq_head);
+		todo |= xiw_sq_complete_one(qp, w, w->status);
 		qp->sq_head++;
 	}
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
@@ -260,11 +264,11 @@ void xiw_qp_flush(struct xiw_qp *qp)
 	xiw_qp_pull_usq(qp);
 	while (qp->sq_head != qp->sq_tail) {
 		w = &qp->sq[qp->sq_head & (qp->sq_size - 1)];
-		todo |= xiw_sq_complete_one(qp, w, w->done ? w->status :
-					    IB_WC_WR_FLUSH_ERR);
-		if (qp->usq)
+		if (qp->usq)	/* the slot before its completion, as above */
 			xiw_uslot_free(&qp->usq[qp->sq_head &
 						(qp->sq_size - 1)].flags);
+		todo |= xiw_sq_complete_one(qp, w, w->done ? w->status :
+					    IB_WC_WR_FLUSH_ERR);
 		qp->sq_head++;
 	}
 	qp->sq_tx = qp->sq_tail;
