@@ -258,6 +258,7 @@ void xiw_qp_flush(struct xiw_qp *qp)
 	struct xiw_swqe *w;
 	unsigned long flags;
 	u32 n = 0;
+	u64 id;
 	int todo = 0;
 
 	spin_lock_irqsave(&qp->sq_lock, flags);
@@ -287,8 +288,9 @@ void xiw_qp_flush(struct xiw_qp *qp)
 
 		if (!xiw_uslot_valid(&r->flags))
 			break;
-		todo |= xiw_rq_flush_one(qp, READ_ONCE(r->id));
-		xiw_uslot_free(&r->flags);
+		id = READ_ONCE(r->id);
+		xiw_uslot_free(&r->flags);	/* before its completion */
+		todo |= xiw_rq_flush_one(qp, id);
 		qp->urq_get++;
 	}
 	while (!qp->urq && qp->rq_head != qp->rq_tail)
