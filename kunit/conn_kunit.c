@@ -24,17 +24,21 @@ static const struct xiw_mpa_depths depths = {
 	.ird = 4, .ord = 4, .max_ird = 16, .max_ord = 16,
 };
 
-static void *hs_new(struct kunit *test, const struct xiw_mpa_policy *p)
+static struct xiw_mpa_hs *hs_new(struct kunit *test,
+				 const struct xiw_mpa_policy *p)
 {
-	void *hs = kunit_kzalloc(test, xiw_mpa_hs_size(), GFP_KERNEL);
+	void *mem = kunit_kzalloc(test, xiw_mpa_hs_size(), GFP_KERNEL);
+	struct xiw_mpa_hs *hs;
 
-	KUNIT_ASSERT_NOT_NULL(test, hs);
-	KUNIT_ASSERT_EQ(test, xiw_mpa_hs_init(hs, xiw_mpa_hs_size(), p), 0);
+	KUNIT_ASSERT_NOT_NULL(test, mem);
+	hs = xiw_mpa_hs_init(mem, xiw_mpa_hs_size(), p);
+	KUNIT_ASSERT_PTR_EQ(test, (void *)hs, mem);
 	return hs;
 }
 
 /* Runs Request, accept and Reply; returns the initiator's last step. */
-static void handshake(struct kunit *test, void *ini, void *res,
+static void handshake(struct kunit *test, struct xiw_mpa_hs *ini,
+		      struct xiw_mpa_hs *res,
 		      struct xiw_mpa_step *last)
 {
 	struct xiw_mpa_step s;
@@ -55,7 +59,7 @@ static void handshake(struct kunit *test, void *ini, void *res,
 static void xiw_hs_client_server(struct kunit *test)
 {
 	const struct xiw_mpa_policy p = { .rev = 2, .rtr_types = 0xe, .reply_ms = 1000 };
-	void *ini = hs_new(test, &p), *res = hs_new(test, &p);
+	struct xiw_mpa_hs *ini = hs_new(test, &p), *res = hs_new(test, &p);
 	struct xiw_mpa_agreed a;
 	struct xiw_mpa_frame f;
 	struct xiw_mpa_step s;
@@ -84,7 +88,7 @@ static void xiw_hs_rtr(struct kunit *test, u8 type)
 		.rev = 2, .peer_to_peer = 1, .rtr_types = type,
 		.reply_ms = 1000, .rtr_ms = 1000,
 	};
-	void *ini = hs_new(test, &p), *res = hs_new(test, &p);
+	struct xiw_mpa_hs *ini = hs_new(test, &p), *res = hs_new(test, &p);
 	struct xiw_mpa_step s;
 
 	handshake(test, ini, res, &s);
@@ -121,7 +125,7 @@ static void xiw_hs_no_matching_rtr(struct kunit *test)
 	const struct xiw_mpa_policy pr = {
 		.rev = 2, .rtr_types = XIW_MPA_CTRL_D,
 	};
-	void *ini = hs_new(test, &pi), *res = hs_new(test, &pr);
+	struct xiw_mpa_hs *ini = hs_new(test, &pi), *res = hs_new(test, &pr);
 	struct xiw_mpa_step s;
 
 	handshake(test, ini, res, &s);
@@ -135,7 +139,7 @@ static void xiw_hs_bad_policy(struct kunit *test)
 	const struct xiw_mpa_policy p = { .rev = 3 };
 	u8 mem[8];
 
-	KUNIT_EXPECT_EQ(test, xiw_mpa_hs_init(mem, sizeof(mem), &p), -EINVAL);
+	KUNIT_EXPECT_NULL(test, xiw_mpa_hs_init(mem, sizeof(mem), &p));
 }
 
 static struct kunit_case xiw_mpa_handshake_cases[] = {
@@ -199,12 +203,13 @@ static size_t frame_stream(struct kunit *test, int markers, int crc,
 			   const u8 *ulpdu, size_t len, int n, u8 *wire,
 			   size_t room)
 {
-	void *tx = kunit_kzalloc(test, xiw_mpa_tx_size(), GFP_KERNEL);
+	void *mem = kunit_kzalloc(test, xiw_mpa_tx_size(), GFP_KERNEL);
+	struct xiw_mpa_tx *tx;
 	size_t at = 0;
 	int i, rc;
 
-	KUNIT_ASSERT_NOT_NULL(test, tx);
-	xiw_mpa_tx_init(tx, &kenv, markers, crc);
+	KUNIT_ASSERT_NOT_NULL(test, mem);
+	tx = xiw_mpa_tx_init(mem, &kenv, markers, crc);
 	for (i = 0; i < n; i++) {
 		rc = xiw_mpa_tx_encode(tx, ulpdu, len, wire + at, room - at);
 		KUNIT_ASSERT_GT(test, rc, 0);
@@ -215,14 +220,15 @@ static size_t frame_stream(struct kunit *test, int markers, int crc,
 
 static int parse_stream(struct kunit *test, int markers, int crc,
 			const u8 *wire, size_t len, struct collect *c,
-			void **rxp)
+			struct xiw_mpa_rx **rxp)
 {
-	void *rx = kunit_kzalloc(test, xiw_mpa_rx_size(), GFP_KERNEL);
+	void *mem = kunit_kzalloc(test, xiw_mpa_rx_size(), GFP_KERNEL);
+	struct xiw_mpa_rx *rx;
 	size_t at;
 	int rc = 0;
 
-	KUNIT_ASSERT_NOT_NULL(test, rx);
-	xiw_mpa_rx_init(rx, &kenv, markers, crc);
+	KUNIT_ASSERT_NOT_NULL(test, mem);
+	rx = xiw_mpa_rx_init(mem, &kenv, markers, crc);
 	/* In odd-sized pieces, as TCP may deliver them. */
 	for (at = 0; at < len && !rc; at += 97)
 		rc = xiw_mpa_rx_consume(rx, wire + at, min_t(size_t, 97, len - at),
@@ -237,7 +243,7 @@ static void xiw_framing_modes(struct kunit *test)
 	u8 *wire = kunit_kzalloc(test, 4096, GFP_KERNEL);
 	struct collect *c;
 	size_t len;
-	void *rx;
+	struct xiw_mpa_rx *rx;
 	int mode, i;
 
 	KUNIT_ASSERT_NOT_NULL(test, ulpdu);
@@ -264,7 +270,7 @@ static void xiw_framing_crc_error(struct kunit *test)
 	u8 ulpdu[64], wire[128];
 	struct collect *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
 	size_t len;
-	void *rx;
+	struct xiw_mpa_rx *rx;
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	memset(ulpdu, 0x5a, sizeof(ulpdu));
@@ -283,7 +289,7 @@ static void xiw_framing_marker_error(struct kunit *test)
 	u8 *wire = kunit_kzalloc(test, 2048, GFP_KERNEL);
 	struct collect *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
 	size_t len;
-	void *rx;
+	struct xiw_mpa_rx *rx;
 
 	KUNIT_ASSERT_NOT_NULL(test, ulpdu);
 	KUNIT_ASSERT_NOT_NULL(test, wire);

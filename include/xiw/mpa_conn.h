@@ -107,40 +107,51 @@ struct xiw_mpa_step {
 extern "C" {
 #endif
 
+/*
+ * Opaque handles: the caller gives each xiw_mpa_*_size() octets (8-aligned)
+ * and init() builds the object there, returning the handle to pass on.
+ */
+struct xiw_mpa_hs;
+struct xiw_mpa_tx;
+struct xiw_mpa_rx;
+
 xiw_size xiw_mpa_hs_size(void);
-/* -EINVAL for a policy out of range or @len too small. */
-int xiw_mpa_hs_init(void *mem, xiw_size len, const struct xiw_mpa_policy *p);
-void xiw_mpa_hs_connect(void *hs, const struct xiw_mpa_depths *d,
+/* The handle, or NULL for a policy out of range or @len too small. */
+struct xiw_mpa_hs *xiw_mpa_hs_init(void *mem, xiw_size len,
+				   const struct xiw_mpa_policy *p);
+void xiw_mpa_hs_connect(struct xiw_mpa_hs *hs, const struct xiw_mpa_depths *d,
 			const void *pd, xiw_u16 pd_len,
 			struct xiw_mpa_step *out);
-void xiw_mpa_hs_listen(void *hs, struct xiw_mpa_step *out);
-void xiw_mpa_hs_receive(void *hs, const void *buf, xiw_size len,
+void xiw_mpa_hs_listen(struct xiw_mpa_hs *hs, struct xiw_mpa_step *out);
+void xiw_mpa_hs_receive(struct xiw_mpa_hs *hs, const void *buf, xiw_size len,
 			struct xiw_mpa_step *out);
 /* Octets to read before the next xiw_mpa_hs_receive(); 0: none awaited */
-xiw_size xiw_mpa_hs_rx_need(const void *hs);
-void xiw_mpa_hs_accept(void *hs, const struct xiw_mpa_depths *d,
+xiw_size xiw_mpa_hs_rx_need(const struct xiw_mpa_hs *hs);
+void xiw_mpa_hs_accept(struct xiw_mpa_hs *hs, const struct xiw_mpa_depths *d,
 		       const void *pd, xiw_u16 pd_len,
 		       struct xiw_mpa_step *out);
-void xiw_mpa_hs_reject(void *hs, const void *pd, xiw_u16 pd_len,
+void xiw_mpa_hs_reject(struct xiw_mpa_hs *hs, const void *pd, xiw_u16 pd_len,
 		       struct xiw_mpa_step *out);
-void xiw_mpa_hs_rtr_sent(void *hs, struct xiw_mpa_step *out);
-void xiw_mpa_hs_first_fpdu(void *hs, xiw_u8 rtr, struct xiw_mpa_step *out);
+void xiw_mpa_hs_rtr_sent(struct xiw_mpa_hs *hs, struct xiw_mpa_step *out);
+void xiw_mpa_hs_first_fpdu(struct xiw_mpa_hs *hs, xiw_u8 rtr,
+			   struct xiw_mpa_step *out);
 /*
  * Responder, peer-to-peer: the first FPDU could not be taken whole;
  * framing is xiw_mpa_rx_error() (an XIW_MPA_ERR_* code, or 0 if it framed
  * well but is too long to be an RTR).
  */
-void xiw_mpa_hs_first_fpdu_unreadable(void *hs, int framing,
+void xiw_mpa_hs_first_fpdu_unreadable(struct xiw_mpa_hs *hs, int framing,
 				      struct xiw_mpa_step *out);
-void xiw_mpa_hs_timeout(void *hs, struct xiw_mpa_step *out);
-void xiw_mpa_hs_llp_closed(void *hs, struct xiw_mpa_step *out);
-int xiw_mpa_hs_state(const void *hs);
-int xiw_mpa_hs_error(const void *hs);
-int xiw_mpa_hs_may_send(const void *hs);
-void xiw_mpa_hs_agreed(const void *hs, struct xiw_mpa_agreed *out);
+void xiw_mpa_hs_timeout(struct xiw_mpa_hs *hs, struct xiw_mpa_step *out);
+void xiw_mpa_hs_llp_closed(struct xiw_mpa_hs *hs, struct xiw_mpa_step *out);
+int xiw_mpa_hs_state(const struct xiw_mpa_hs *hs);
+int xiw_mpa_hs_error(const struct xiw_mpa_hs *hs);
+int xiw_mpa_hs_may_send(const struct xiw_mpa_hs *hs);
+void xiw_mpa_hs_agreed(const struct xiw_mpa_hs *hs,
+		       struct xiw_mpa_agreed *out);
 /* The peer's frame (Request or Reply) as decoded; ULP data at @pd_off. */
-void xiw_mpa_hs_peer_frame(const void *hs, struct xiw_mpa_frame *out,
-			   const void **pd);
+void xiw_mpa_hs_peer_frame(const struct xiw_mpa_hs *hs,
+			   struct xiw_mpa_frame *out, const void **pd);
 
 /*
  * Full Operation framing. The sink gets each ULPDU in runs; it counts as
@@ -153,26 +164,26 @@ struct xiw_mpa_rx_sink {
 };
 
 xiw_size xiw_mpa_tx_size(void);
-void xiw_mpa_tx_init(void *mem, const struct xiw_env *env, int markers,
-		     int crc);
+struct xiw_mpa_tx *xiw_mpa_tx_init(void *mem, const struct xiw_env *env,
+				   int markers, int crc);
 /* Whole FPDU for @len ULPDU octets; bytes written or -ENOSPC/-EMSGSIZE */
-int xiw_mpa_tx_encode(void *tx, const void *ulpdu, xiw_size len,
+int xiw_mpa_tx_encode(struct xiw_mpa_tx *tx, const void *ulpdu, xiw_size len,
 		      void *out, xiw_size out_len);
 /* Stream octets framed (tx) or parsed (rx) since Full Operation began */
-xiw_u32 xiw_mpa_tx_position(const void *tx);
-xiw_u32 xiw_mpa_rx_position(const void *rx);
+xiw_u32 xiw_mpa_tx_position(const struct xiw_mpa_tx *tx);
+xiw_u32 xiw_mpa_rx_position(const struct xiw_mpa_rx *rx);
 /* MULPDU for an effective MSS (RFC 5044 section 4.5), 128..64768 */
 xiw_u16 xiw_mpa_mulpdu(xiw_u32 emss, int markers);
 /* Wire octets of the FPDU for @len ULPDU octets at stream position @pos */
 xiw_size xiw_mpa_fpdu_wire_len(xiw_size len, xiw_u32 pos, int markers);
 xiw_size xiw_mpa_rx_size(void);
-void xiw_mpa_rx_init(void *mem, const struct xiw_env *env, int markers,
-		     int crc);
+struct xiw_mpa_rx *xiw_mpa_rx_init(void *mem, const struct xiw_env *env,
+				   int markers, int crc);
 /* 0, -EBADMSG (CRC), -EPROTO (Marker) or the sink's error */
-int xiw_mpa_rx_consume(void *rx, const void *buf, xiw_size len,
+int xiw_mpa_rx_consume(struct xiw_mpa_rx *rx, const void *buf, xiw_size len,
 		       const struct xiw_mpa_rx_sink *sink, void *ctx);
 /* XIW_MPA_ERR_* that stopped the stream, or 0 */
-int xiw_mpa_rx_error(const void *rx);
+int xiw_mpa_rx_error(const struct xiw_mpa_rx *rx);
 
 #ifdef __cplusplus
 }

@@ -111,8 +111,8 @@ struct xiw_placer *xiw_placer_init(void *mem, const struct xiw_rx_ops *ops,
  * Feeds stream octets to the receiver @srx with @p placing its segments:
  * xiw_srx_consume()'s result.
  */
-int xiw_placer_consume(struct xiw_placer *p, void *srx, const void *buf,
-		       xiw_size len);
+int xiw_placer_consume(struct xiw_placer *p, struct xiw_srx *srx,
+		       const void *buf, xiw_size len);
 /*
  * The placer as a stream sink, its context the struct xiw_placer: for a
  * caller that feeds segments itself (the host tests) or watches them.

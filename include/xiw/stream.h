@@ -127,43 +127,53 @@ struct xiw_iov {
 extern "C" {
 #endif
 
+/*
+ * The stream's two halves are opaque handles: the caller gives them
+ * xiw_stx_size() / xiw_srx_size() octets (8-aligned) and init() starts a
+ * new stream in that memory, returning the handle to pass to the rest.
+ */
+struct xiw_stx;
+struct xiw_srx;
+
 xiw_size xiw_stx_size(void);
-void xiw_stx_init(void *mem, const struct xiw_env *env,
-		  const struct xiw_stream_cfg *cfg);
+struct xiw_stx *xiw_stx_init(void *mem, const struct xiw_env *env,
+			     const struct xiw_stream_cfg *cfg);
 /* Starts a message: 0, -EBUSY (one is open), -EINVAL or -EMSGSIZE */
-int xiw_stx_begin(void *tx, const struct xiw_msg *msg);
+int xiw_stx_begin(struct xiw_stx *tx, const struct xiw_msg *msg);
 /* No message open */
-int xiw_stx_idle(const void *tx);
+int xiw_stx_idle(const struct xiw_stx *tx);
 /* Octets a buffer for next() must hold */
-xiw_size xiw_stx_fpdu_max(const void *tx);
+xiw_size xiw_stx_fpdu_max(const struct xiw_stx *tx);
 /* MULPDU from the next FPDU on, clamped to 128..64768: what is in effect */
-xiw_u16 xiw_stx_set_mulpdu(void *tx, xiw_u16 mulpdu);
+xiw_u16 xiw_stx_set_mulpdu(struct xiw_stx *tx, xiw_u16 mulpdu);
 /* The open message's next FPDU into @buf: wire octets or a negative errno */
-int xiw_stx_next(void *tx, void *buf, xiw_size len, xiw_fetch_fn fetch,
-		 void *ctx);
+int xiw_stx_next(struct xiw_stx *tx, void *buf, xiw_size len,
+		 xiw_fetch_fn fetch, void *ctx);
 /*
  * The same FPDU as at most *@runs runs into @iov (*@runs: how many on
  * return): framing octets written to @buf, payload in place (@view).
  * Wire octets, or a negative errno with nothing of the FPDU taken:
  * -ENOBUFS if it needs more runs, or @view's error.
  */
-int xiw_stx_next_iov(void *tx, void *buf, xiw_size len, xiw_view_fn view,
-		     void *ctx, struct xiw_iov *iov, xiw_u32 *runs);
+int xiw_stx_next_iov(struct xiw_stx *tx, void *buf, xiw_size len,
+		     xiw_view_fn view, void *ctx, struct xiw_iov *iov,
+		     xiw_u32 *runs);
 /* A TERMINATE FPDU for @cause, with the refused segment's headers if any */
-int xiw_stx_terminate(void *tx, const void *rx, void *buf, xiw_size len);
+int xiw_stx_terminate(struct xiw_stx *tx, const struct xiw_srx *rx,
+		      void *buf, xiw_size len);
 /* Stream octets sent so far */
-xiw_u32 xiw_stx_position(const void *tx);
+xiw_u32 xiw_stx_position(const struct xiw_stx *tx);
 
 xiw_size xiw_srx_size(void);
-void xiw_srx_init(void *mem, const struct xiw_env *env,
-		  const struct xiw_stream_cfg *cfg);
+struct xiw_srx *xiw_srx_init(void *mem, const struct xiw_env *env,
+			     const struct xiw_stream_cfg *cfg);
 /* 0, or a negative errno once the stream is broken; see xiw_srx_cause() */
-int xiw_srx_consume(void *rx, const void *buf, xiw_size len,
+int xiw_srx_consume(struct xiw_srx *rx, const void *buf, xiw_size len,
 		    const struct xiw_stream_sink *sink, void *ctx);
 /* What the TERMINATE for the error that stopped the stream says */
-void xiw_srx_cause(const void *rx, struct xiw_term_cause *out);
+void xiw_srx_cause(const struct xiw_srx *rx, struct xiw_term_cause *out);
 /* Blame an error found outside the stream (a local catastrophe) */
-void xiw_srx_fail(void *rx, const struct xiw_term_cause *cause);
+void xiw_srx_fail(struct xiw_srx *rx, const struct xiw_term_cause *cause);
 
 #ifdef __cplusplus
 }

@@ -168,19 +168,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   m.qp = &qp;
   m.placer = xiw_placer_init(pmem.data(), &xiw_qp::kOps, &qp);
   std::vector<uint8_t> mem(xiw_srx_size());
-  xiw_srx_init(mem.data(), &xiw_test::host_env(), &cfg);
+  xiw_srx* rx = xiw_srx_init(mem.data(), &xiw_test::host_env(), &cfg);
   data += 3;
   size -= 3;
   for (size_t at = 0; at < size; at += chunk) {
     const size_t n = size - at < chunk ? size - at : chunk;
-    const int rc = xiw_srx_consume(mem.data(), data + at, n, &kSink, &m);
+    const int rc = xiw_srx_consume(rx, data + at, n, &kSink, &m);
     if (rc != 0) {
       CHECK(rc < 0);
       m.dead = true;
       xiw_term_cause c = {};
-      xiw_srx_cause(mem.data(), &c);
+      xiw_srx_cause(rx, &c);
       CHECK(c.layer <= 2);
-      CHECK(xiw_srx_consume(mem.data(), data, size, &kSink, &m) != 0);
+      CHECK(xiw_srx_consume(rx, data, size, &kSink, &m) != 0);
       return 0;
     }
   }

@@ -33,9 +33,10 @@ xiw_stream_cfg cfg(bool markers, bool crc, uint16_t mulpdu = 1024) {
 }
 
 struct Tx {
-  explicit Tx(const xiw_stream_cfg& c) : mem(xiw_stx_size()) {
-    xiw_stx_init(mem.data(), &xiw_test::host_env(), &c);
-  }
+  explicit Tx(const xiw_stream_cfg& c)
+      : mem(xiw_stx_size()), h(xiw_stx_init(mem.data(), &xiw_test::host_env(), &c)) {}
+  Tx(const Tx&) = delete;
+  Tx& operator=(const Tx&) = delete;
 
   static int fetch(void* ctx, xiw_u32 off, void* dst, xiw_size len) {
     const Bytes* src = static_cast<const Bytes*>(ctx);
@@ -47,10 +48,10 @@ struct Tx {
   // The message's FPDUs, one vector each.
   std::vector<Bytes> send(const xiw_msg& m, const Bytes& payload) {
     std::vector<Bytes> fpdus;
-    EXPECT_EQ(xiw_stx_begin(mem.data(), &m), 0);
-    while (!xiw_stx_idle(mem.data())) {
-      Bytes buf(xiw_stx_fpdu_max(mem.data()));
-      const int n = xiw_stx_next(mem.data(), buf.data(), buf.size(), fetch, const_cast<Bytes*>(&payload));
+    EXPECT_EQ(xiw_stx_begin(h, &m), 0);
+    while (!xiw_stx_idle(h)) {
+      Bytes buf(xiw_stx_fpdu_max(h));
+      const int n = xiw_stx_next(h, buf.data(), buf.size(), fetch, const_cast<Bytes*>(&payload));
       EXPECT_GT(n, 0);
       if (n <= 0) break;
       buf.resize(n);
@@ -60,6 +61,7 @@ struct Tx {
   }
 
   std::vector<uint8_t> mem;
+  xiw_stx* h;
 };
 
 struct Seg {
@@ -69,9 +71,10 @@ struct Seg {
 };
 
 struct Rx {
-  explicit Rx(const xiw_stream_cfg& c) : mem(xiw_srx_size()) {
-    xiw_srx_init(mem.data(), &xiw_test::host_env(), &c);
-  }
+  explicit Rx(const xiw_stream_cfg& c)
+      : mem(xiw_srx_size()), h(xiw_srx_init(mem.data(), &xiw_test::host_env(), &c)) {}
+  Rx(const Rx&) = delete;
+  Rx& operator=(const Rx&) = delete;
 
   static Rx* of(void* ctx) { return static_cast<Rx*>(ctx); }
   static int begin(void* ctx, const xiw_seg* s) {
@@ -91,16 +94,15 @@ struct Rx {
   static void term(void* ctx, const xiw_term_cause* c) { of(ctx)->terms.push_back(*c); }
   static constexpr xiw_stream_sink kSink = {begin, data, end, term};
 
-  int feed(const Bytes& stream) {
-    return xiw_srx_consume(mem.data(), stream.data(), stream.size(), &kSink, this);
-  }
+  int feed(const Bytes& stream) { return xiw_srx_consume(h, stream.data(), stream.size(), &kSink, this); }
   xiw_term_cause cause() const {
     xiw_term_cause c;
-    xiw_srx_cause(mem.data(), &c);
+    xiw_srx_cause(h, &c);
     return c;
   }
 
   std::vector<uint8_t> mem;
+  xiw_srx* h;
   std::vector<Seg> segs;
   std::vector<xiw_term_cause> terms;
   int refuse = 0;
@@ -119,7 +121,7 @@ xiw_msg msg(uint8_t op, uint32_t len) {
   return m;
 }
 
-int begin(Tx& tx, const xiw_msg& m) { return xiw_stx_begin(tx.mem.data(), &m); }
+int begin(Tx& tx, const xiw_msg& m) { return xiw_stx_begin(tx.h, &m); }
 
 void expect_cause(const xiw_term_cause& c, uint8_t layer, uint8_t etype, uint8_t code) {
   EXPECT_EQ(c.valid, 1);
@@ -191,7 +193,7 @@ TEST(DdpStream, MessagesRoundTripInEveryMode) {
     const Bytes s = join(tx.send(rr, {}));
     stream.insert(stream.end(), s.begin(), s.end());
     sent.push_back({rr, {}});
-    EXPECT_EQ(xiw_stx_position(tx.mem.data()), stream.size());
+    EXPECT_EQ(xiw_stx_position(tx.h), stream.size());
 
     for (size_t at = 0; at < stream.size();) {
       const size_t n = std::min<size_t>(stream.size() - at, 1 + rng() % 3000);
@@ -247,16 +249,16 @@ TEST(DdpStream, MulpduChangesBetweenFpdus) {
     Rx rx(cfg(markers, crc));
     const Bytes data = pattern(20000, 3);
     xiw_msg m = msg(XIW_OP_SEND, data.size());
-    ASSERT_EQ(xiw_stx_begin(tx.mem.data(), &m), 0);
+    ASSERT_EQ(xiw_stx_begin(tx.h, &m), 0);
     const uint16_t steps[] = {1000, 300, 5000, 64, 65535, 1460};
     const uint16_t want[] = {1000, 300, 5000, 128, 64768, 1460};
     Bytes stream;
     std::vector<uint16_t> limit;
-    for (size_t i = 0; !xiw_stx_idle(tx.mem.data()); i++) {
+    for (size_t i = 0; !xiw_stx_idle(tx.h); i++) {
       const size_t k = i % 6;
-      EXPECT_EQ(xiw_stx_set_mulpdu(tx.mem.data(), steps[k]), want[k]);
-      Bytes buf(xiw_stx_fpdu_max(tx.mem.data()));
-      const int n = xiw_stx_next(tx.mem.data(), buf.data(), buf.size(), Tx::fetch, const_cast<Bytes*>(&data));
+      EXPECT_EQ(xiw_stx_set_mulpdu(tx.h, steps[k]), want[k]);
+      Bytes buf(xiw_stx_fpdu_max(tx.h));
+      const int n = xiw_stx_next(tx.h, buf.data(), buf.size(), Tx::fetch, const_cast<Bytes*>(&data));
       ASSERT_GT(n, 0);
       stream.insert(stream.end(), buf.begin(), buf.begin() + n);
       limit.push_back(want[k]);
@@ -291,16 +293,15 @@ TEST(DdpStream, FetchErrorLeavesTheStreamUsable) {
     Rx rx(cfg(markers, true));
     const Bytes good = join(tx.send(msg(XIW_OP_SEND, 700), pattern(700, 1)));
     ASSERT_EQ(begin(tx, msg(XIW_OP_SEND, 100)), 0);
-    Bytes buf(xiw_stx_fpdu_max(tx.mem.data()));
+    Bytes buf(xiw_stx_fpdu_max(tx.h));
     const Bytes tiny(10);  // shorter than the message: fetch fails
-    EXPECT_EQ(xiw_stx_next(tx.mem.data(), buf.data(), buf.size(), Tx::fetch, const_cast<Bytes*>(&tiny)),
-              -EFAULT);
-    EXPECT_EQ(xiw_stx_position(tx.mem.data()), good.size());
+    EXPECT_EQ(xiw_stx_next(tx.h, buf.data(), buf.size(), Tx::fetch, const_cast<Bytes*>(&tiny)), -EFAULT);
+    EXPECT_EQ(xiw_stx_position(tx.h), good.size());
     ASSERT_EQ(rx.feed(good), 0);
     // The receiver refuses nothing yet; make it report a local error.
     xiw_term_cause local = {0, 0, 0, 1};
-    xiw_srx_fail(rx.mem.data(), &local);
-    const int n = xiw_stx_terminate(tx.mem.data(), rx.mem.data(), buf.data(), buf.size());
+    xiw_srx_fail(rx.h, &local);
+    const int n = xiw_stx_terminate(tx.h, rx.h, buf.data(), buf.size());
     ASSERT_GT(n, 0);
     Rx peer(cfg(markers, true));
     ASSERT_EQ(peer.feed(good), 0);
@@ -330,10 +331,10 @@ struct View {
 
 // One FPDU of the open message as runs; empty on error (in *rc).
 Bytes next_gathered(Tx& tx, View& v, size_t max_runs, int* rc, std::vector<xiw_iov>* runs_out = nullptr) {
-  Bytes buf(xiw_stx_fpdu_max(tx.mem.data()));
+  Bytes buf(xiw_stx_fpdu_max(tx.h));
   std::vector<xiw_iov> iov(max_runs);
   xiw_u32 runs = static_cast<xiw_u32>(max_runs);
-  *rc = xiw_stx_next_iov(tx.mem.data(), buf.data(), buf.size(), View::fn, &v, iov.data(), &runs);
+  *rc = xiw_stx_next_iov(tx.h, buf.data(), buf.size(), View::fn, &v, iov.data(), &runs);
   Bytes out;
   if (*rc <= 0) return out;
   for (xiw_u32 i = 0; i < runs; i++) {
@@ -372,7 +373,7 @@ TEST(DdpStream, GatheringSendFramesTheSameOctets) {
           }
         }
       }
-      EXPECT_TRUE(xiw_stx_idle(gathering.mem.data()));
+      EXPECT_TRUE(xiw_stx_idle(gathering.h));
     }
   }
 }
@@ -392,15 +393,15 @@ TEST(DdpStream, GatheringFallsBackToCopying) {
     EXPECT_TRUE(next_gathered(tx, few, 4, &rc).empty());
     EXPECT_EQ(rc, -ENOBUFS);
     View refusing{&data, 256, 1000};
-    EXPECT_EQ(xiw_stx_position(tx.mem.data()), 0u);
+    EXPECT_EQ(xiw_stx_position(tx.h), 0u);
     int refused = 0;
-    for (int i = 0; !xiw_stx_idle(tx.mem.data()); i++) {
+    for (int i = 0; !xiw_stx_idle(tx.h); i++) {
       Bytes fpdu = next_gathered(tx, refusing, 64, &rc);
       if (rc == -EOPNOTSUPP) {  // the first FPDU reaches offset 1000
         EXPECT_EQ(i, 0);
         refused++;
-        Bytes buf(xiw_stx_fpdu_max(tx.mem.data()));
-        rc = xiw_stx_next(tx.mem.data(), buf.data(), buf.size(), Tx::fetch, const_cast<Bytes*>(&data));
+        Bytes buf(xiw_stx_fpdu_max(tx.h));
+        rc = xiw_stx_next(tx.h, buf.data(), buf.size(), Tx::fetch, const_cast<Bytes*>(&data));
         ASSERT_GT(rc, 0);
         fpdu.assign(buf.begin(), buf.begin() + rc);
       }
@@ -458,8 +459,8 @@ TEST(DdpStream, WrongMsnIsRefused) {
   EXPECT_EQ(rx.feed({0, 0, 0, 0}), -EPROTO);  // the stream stays stopped
 
   Tx back(cfg(false, true));
-  Bytes buf(xiw_stx_fpdu_max(back.mem.data()));
-  const int n = xiw_stx_terminate(back.mem.data(), rx.mem.data(), buf.data(), buf.size());
+  Bytes buf(xiw_stx_fpdu_max(back.h));
+  const int n = xiw_stx_terminate(back.h, rx.h, buf.data(), buf.size());
   // ULPDU_Length, then untagged header 18 + control 4 + segment length 2
   // + DDP header 18, no PAD, CRC
   ASSERT_EQ(n, 2 + 42 + 4);
@@ -488,8 +489,8 @@ TEST(DdpStream, TerminateEchoesTheRefusedSegmentsOwnHeader) {
   expect_cause(rx.cause(), 1, 2, 1);
 
   Tx back(cfg(false, false));
-  Bytes buf(xiw_stx_fpdu_max(back.mem.data()));
-  const int n = xiw_stx_terminate(back.mem.data(), rx.mem.data(), buf.data(), buf.size());
+  Bytes buf(xiw_stx_fpdu_max(back.h));
+  const int n = xiw_stx_terminate(back.h, rx.h, buf.data(), buf.size());
   ASSERT_EQ(n, 2 + 42 + 4);      // an untagged header echoed in full
   EXPECT_EQ(buf[2 + 20], 0xc0);  // M and D
   EXPECT_EQ(buf[2 + 24], 0x41);  // the SEND's DDPctl, not the WRITE's
@@ -576,9 +577,9 @@ TEST(DdpStream, MalformedSegmentsAreRefused) {
   };
   for (const Case& c : cases) {
     std::vector<uint8_t> txm(xiw_mpa_tx_size());
-    xiw_mpa_tx_init(txm.data(), &xiw_test::host_env(), 0, 1);
+    xiw_mpa_tx* const mtx = xiw_mpa_tx_init(txm.data(), &xiw_test::host_env(), 0, 1);
     Bytes fpdu(128);
-    const int n = xiw_mpa_tx_encode(txm.data(), c.ulpdu.data(), c.ulpdu.size(), fpdu.data(), fpdu.size());
+    const int n = xiw_mpa_tx_encode(mtx, c.ulpdu.data(), c.ulpdu.size(), fpdu.data(), fpdu.size());
     ASSERT_GT(n, 0);
     fpdu.resize(n);
     Rx rx(cfg(false, true));
@@ -609,9 +610,9 @@ TEST(DdpStream, TerminateIsReported) {
   EXPECT_EQ(victim.feed(join(bad.send(msg(XIW_OP_WRITE, 8), pattern(8, 1)))), -EPROTO);
   Tx tx(cfg(true, true));
   Rx rx(cfg(true, true));
-  Bytes buf(xiw_stx_fpdu_max(tx.mem.data()));
+  Bytes buf(xiw_stx_fpdu_max(tx.h));
   for (int i = 0; i < 2; i++) {
-    const int n = xiw_stx_terminate(tx.mem.data(), victim.mem.data(), buf.data(), buf.size());
+    const int n = xiw_stx_terminate(tx.h, victim.h, buf.data(), buf.size());
     ASSERT_GT(n, 0);
     ASSERT_EQ(rx.feed(Bytes(buf.begin(), buf.begin() + n)), 0);
   }

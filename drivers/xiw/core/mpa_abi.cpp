@@ -14,9 +14,6 @@ using xiw::mpa::Handshake;
 
 static_assert(alignof(Handshake) <= 8 && alignof(xiw::mpa::FpduTx) <= 8 && alignof(xiw::mpa::FpduRx) <= 8);
 
-Handshake* hs_of(void* p) { return static_cast<Handshake*>(p); }
-const Handshake* hs_of(const void* p) { return static_cast<const Handshake*>(p); }
-
 void to_abi(const Handshake::Step& s, xiw_mpa_step* out) {
   *out = {};
   out->send = s.send.data();
@@ -68,17 +65,28 @@ struct AbiSink {
 
 }  // namespace
 
+// The C handles are the core's objects themselves.
+struct xiw_mpa_hs : Handshake {
+  using Handshake::Handshake;
+};
+struct xiw_mpa_tx : xiw::mpa::FpduTx {
+  using FpduTx::FpduTx;
+};
+struct xiw_mpa_rx : xiw::mpa::FpduRx {
+  using FpduRx::FpduRx;
+};
+
 extern "C" {
 
-xiw_size xiw_mpa_hs_size(void) { return sizeof(Handshake); }
+xiw_size xiw_mpa_hs_size(void) { return sizeof(xiw_mpa_hs); }
 
-int xiw_mpa_hs_init(void* mem, xiw_size len, const struct xiw_mpa_policy* p) {
-  if (mem == nullptr || p == nullptr || len < sizeof(Handshake)) return kstd::err::inval;
+struct xiw_mpa_hs* xiw_mpa_hs_init(void* mem, xiw_size len, const struct xiw_mpa_policy* p) {
+  if (mem == nullptr || p == nullptr || len < sizeof(xiw_mpa_hs)) return nullptr;
   if ((p->rev != 1 && p->rev != 2) || p->crc > XIW_MPA_CRC_SUPPRESS || p->markers > XIW_MPA_MARKERS_REFUSE ||
       (p->rtr_types & ~xiw::mpa::kRtrAll) != 0 ||
       // RFC 6581 section 9.2: an enhanced endpoint supports an RTR type.
       (p->rtr_types == 0 && p->rev >= 2))
-    return kstd::err::inval;
+    return nullptr;
   xiw::mpa::Policy policy;
   policy.rev = p->rev;
   policy.crc = static_cast<xiw::mpa::CrcPolicy>(p->crc);
@@ -89,52 +97,51 @@ int xiw_mpa_hs_init(void* mem, xiw_size len, const struct xiw_mpa_policy* p) {
   policy.retry_unenhanced = p->retry_unenhanced != 0;
   policy.gso = p->gso != 0;
   const xiw::mpa::Timeouts t = {p->request_ms, p->reply_ms, p->ulp_ms, p->rtr_ms};
-  new (mem) Handshake(policy, t);
-  return 0;
+  return new (mem) xiw_mpa_hs(policy, t);
 }
 
-void xiw_mpa_hs_connect(void* hs, const struct xiw_mpa_depths* d, const void* pd, xiw_u16 pd_len,
+void xiw_mpa_hs_connect(struct xiw_mpa_hs* hs, const struct xiw_mpa_depths* d, const void* pd, xiw_u16 pd_len,
                         struct xiw_mpa_step* out) {
-  to_abi(hs_of(hs)->connect(depths_of(d), kstd::as_bytes(pd, pd ? pd_len : 0)), out);
+  to_abi(hs->connect(depths_of(d), kstd::as_bytes(pd, pd ? pd_len : 0)), out);
 }
 
-void xiw_mpa_hs_listen(void* hs, struct xiw_mpa_step* out) { to_abi(hs_of(hs)->listen(), out); }
+void xiw_mpa_hs_listen(struct xiw_mpa_hs* hs, struct xiw_mpa_step* out) { to_abi(hs->listen(), out); }
 
-void xiw_mpa_hs_receive(void* hs, const void* buf, xiw_size len, struct xiw_mpa_step* out) {
-  to_abi(hs_of(hs)->receive(kstd::as_bytes(buf, buf ? len : 0)), out);
+void xiw_mpa_hs_receive(struct xiw_mpa_hs* hs, const void* buf, xiw_size len, struct xiw_mpa_step* out) {
+  to_abi(hs->receive(kstd::as_bytes(buf, buf ? len : 0)), out);
 }
 
-xiw_size xiw_mpa_hs_rx_need(const void* hs) { return hs_of(hs)->receive_need(); }
+xiw_size xiw_mpa_hs_rx_need(const struct xiw_mpa_hs* hs) { return hs->receive_need(); }
 
-void xiw_mpa_hs_accept(void* hs, const struct xiw_mpa_depths* d, const void* pd, xiw_u16 pd_len,
+void xiw_mpa_hs_accept(struct xiw_mpa_hs* hs, const struct xiw_mpa_depths* d, const void* pd, xiw_u16 pd_len,
                        struct xiw_mpa_step* out) {
-  to_abi(hs_of(hs)->accept(depths_of(d), kstd::as_bytes(pd, pd ? pd_len : 0)), out);
+  to_abi(hs->accept(depths_of(d), kstd::as_bytes(pd, pd ? pd_len : 0)), out);
 }
 
-void xiw_mpa_hs_reject(void* hs, const void* pd, xiw_u16 pd_len, struct xiw_mpa_step* out) {
-  to_abi(hs_of(hs)->reject(kstd::as_bytes(pd, pd ? pd_len : 0)), out);
+void xiw_mpa_hs_reject(struct xiw_mpa_hs* hs, const void* pd, xiw_u16 pd_len, struct xiw_mpa_step* out) {
+  to_abi(hs->reject(kstd::as_bytes(pd, pd ? pd_len : 0)), out);
 }
 
-void xiw_mpa_hs_rtr_sent(void* hs, struct xiw_mpa_step* out) { to_abi(hs_of(hs)->rtr_sent(), out); }
+void xiw_mpa_hs_rtr_sent(struct xiw_mpa_hs* hs, struct xiw_mpa_step* out) { to_abi(hs->rtr_sent(), out); }
 
-void xiw_mpa_hs_first_fpdu(void* hs, xiw_u8 rtr, struct xiw_mpa_step* out) {
-  to_abi(hs_of(hs)->first_fpdu(rtr), out);
+void xiw_mpa_hs_first_fpdu(struct xiw_mpa_hs* hs, xiw_u8 rtr, struct xiw_mpa_step* out) {
+  to_abi(hs->first_fpdu(rtr), out);
 }
 
-void xiw_mpa_hs_first_fpdu_unreadable(void* hs, int framing, struct xiw_mpa_step* out) {
-  to_abi(hs_of(hs)->first_fpdu_unreadable(static_cast<xiw::mpa::MpaError>(framing)), out);
+void xiw_mpa_hs_first_fpdu_unreadable(struct xiw_mpa_hs* hs, int framing, struct xiw_mpa_step* out) {
+  to_abi(hs->first_fpdu_unreadable(static_cast<xiw::mpa::MpaError>(framing)), out);
 }
 
-void xiw_mpa_hs_timeout(void* hs, struct xiw_mpa_step* out) { to_abi(hs_of(hs)->timeout(), out); }
+void xiw_mpa_hs_timeout(struct xiw_mpa_hs* hs, struct xiw_mpa_step* out) { to_abi(hs->timeout(), out); }
 
-void xiw_mpa_hs_llp_closed(void* hs, struct xiw_mpa_step* out) { to_abi(hs_of(hs)->llp_closed(), out); }
+void xiw_mpa_hs_llp_closed(struct xiw_mpa_hs* hs, struct xiw_mpa_step* out) { to_abi(hs->llp_closed(), out); }
 
-int xiw_mpa_hs_state(const void* hs) { return static_cast<int>(hs_of(hs)->state()); }
-int xiw_mpa_hs_error(const void* hs) { return hs_of(hs)->error(); }
-int xiw_mpa_hs_may_send(const void* hs) { return hs_of(hs)->may_send(); }
+int xiw_mpa_hs_state(const struct xiw_mpa_hs* hs) { return static_cast<int>(hs->state()); }
+int xiw_mpa_hs_error(const struct xiw_mpa_hs* hs) { return hs->error(); }
+int xiw_mpa_hs_may_send(const struct xiw_mpa_hs* hs) { return hs->may_send(); }
 
-void xiw_mpa_hs_agreed(const void* hs, struct xiw_mpa_agreed* out) {
-  const xiw::mpa::Negotiated& n = hs_of(hs)->agreed();
+void xiw_mpa_hs_agreed(const struct xiw_mpa_hs* hs, struct xiw_mpa_agreed* out) {
+  const xiw::mpa::Negotiated& n = hs->agreed();
   *out = {};
   out->rev = n.rev;
   out->enhanced = n.enhanced;
@@ -150,23 +157,24 @@ void xiw_mpa_hs_agreed(const void* hs, struct xiw_mpa_agreed* out) {
   out->peer_ord = n.peer_ord;
 }
 
-void xiw_mpa_hs_peer_frame(const void* hs, struct xiw_mpa_frame* out, const void** pd) {
-  const Handshake* h = hs_of(hs);
+void xiw_mpa_hs_peer_frame(const struct xiw_mpa_hs* hs, struct xiw_mpa_frame* out, const void** pd) {
+  const Handshake* h = hs;
   const xiw::mpa::StartupFrame& f = h->initiator() ? h->reply() : h->request();
   xiw::abi::to_abi(f, out);
   *pd = f.private_data.data();
 }
 
-xiw_size xiw_mpa_tx_size(void) { return sizeof(xiw::mpa::FpduTx); }
+xiw_size xiw_mpa_tx_size(void) { return sizeof(xiw_mpa_tx); }
 
-void xiw_mpa_tx_init(void* mem, const struct xiw_env* env, int markers, int crc) {
-  auto* tx = new (mem) xiw::mpa::FpduTx(*env);
+struct xiw_mpa_tx* xiw_mpa_tx_init(void* mem, const struct xiw_env* env, int markers, int crc) {
+  xiw_mpa_tx* tx = new (mem) xiw_mpa_tx(*env);
   tx->start(markers != 0, crc != 0);
+  return tx;
 }
 
-int xiw_mpa_tx_encode(void* tx, const void* ulpdu, xiw_size len, void* out, xiw_size out_len) {
-  const kstd::Result<kstd::usize> n = static_cast<xiw::mpa::FpduTx*>(tx)->encode(
-      kstd::as_bytes(ulpdu, ulpdu ? len : 0), kstd::as_writable_bytes(out, out_len));
+int xiw_mpa_tx_encode(struct xiw_mpa_tx* tx, const void* ulpdu, xiw_size len, void* out, xiw_size out_len) {
+  const kstd::Result<kstd::usize> n =
+      tx->encode(kstd::as_bytes(ulpdu, ulpdu ? len : 0), kstd::as_writable_bytes(out, out_len));
   return n.ok() ? static_cast<int>(n.value()) : n.error();
 }
 
@@ -174,27 +182,26 @@ xiw_size xiw_mpa_fpdu_wire_len(xiw_size len, xiw_u32 pos, int markers) {
   return xiw::mpa::fpdu_wire_length(len, pos, markers != 0);
 }
 
-xiw_u32 xiw_mpa_tx_position(const void* tx) { return static_cast<const xiw::mpa::FpduTx*>(tx)->position(); }
+xiw_u32 xiw_mpa_tx_position(const struct xiw_mpa_tx* tx) { return tx->position(); }
 
-xiw_u32 xiw_mpa_rx_position(const void* rx) { return static_cast<const xiw::mpa::FpduRx*>(rx)->position(); }
+xiw_u32 xiw_mpa_rx_position(const struct xiw_mpa_rx* rx) { return rx->position(); }
 
 xiw_u16 xiw_mpa_mulpdu(xiw_u32 emss, int markers) { return xiw::mpa::mulpdu(emss, markers != 0); }
 
-xiw_size xiw_mpa_rx_size(void) { return sizeof(xiw::mpa::FpduRx); }
+xiw_size xiw_mpa_rx_size(void) { return sizeof(xiw_mpa_rx); }
 
-void xiw_mpa_rx_init(void* mem, const struct xiw_env* env, int markers, int crc) {
-  auto* rx = new (mem) xiw::mpa::FpduRx(*env);
+struct xiw_mpa_rx* xiw_mpa_rx_init(void* mem, const struct xiw_env* env, int markers, int crc) {
+  xiw_mpa_rx* rx = new (mem) xiw_mpa_rx(*env);
   rx->start(markers != 0, crc != 0);
+  return rx;
 }
 
-int xiw_mpa_rx_consume(void* rx, const void* buf, xiw_size len, const struct xiw_mpa_rx_sink* sink,
-                       void* ctx) {
+int xiw_mpa_rx_consume(struct xiw_mpa_rx* rx, const void* buf, xiw_size len,
+                       const struct xiw_mpa_rx_sink* sink, void* ctx) {
   AbiSink s = {sink, ctx};
-  return static_cast<xiw::mpa::FpduRx*>(rx)->consume(kstd::as_bytes(buf, buf ? len : 0), s);
+  return rx->consume(kstd::as_bytes(buf, buf ? len : 0), s);
 }
 
-int xiw_mpa_rx_error(const void* rx) {
-  return static_cast<int>(static_cast<const xiw::mpa::FpduRx*>(rx)->error());
-}
+int xiw_mpa_rx_error(const struct xiw_mpa_rx* rx) { return static_cast<int>(rx->error()); }
 
 }  // extern "C"

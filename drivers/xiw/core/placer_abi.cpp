@@ -20,7 +20,7 @@ struct xiw_placer* xiw_placer_init(void* mem, const struct xiw_rx_ops* ops, stru
   return new (mem) xiw_placer(*ops, qp);
 }
 
-int xiw_placer_consume(struct xiw_placer* p, void* srx, const void* buf, xiw_size len) {
+int xiw_placer_consume(struct xiw_placer* p, struct xiw_srx* srx, const void* buf, xiw_size len) {
   return xiw_srx_consume(srx, buf, len, &Placer::kSink, static_cast<Placer*>(p));
 }
 

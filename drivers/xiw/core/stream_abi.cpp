@@ -6,73 +6,74 @@
 #include "ddp/stream.h"
 #include "kstd/new.h"
 
-namespace {
-
 using xiw::ddp::Receiver;
 using xiw::ddp::Sender;
 
-Sender* tx_of(void* p) { return static_cast<Sender*>(p); }
-const Sender* tx_of(const void* p) { return static_cast<const Sender*>(p); }
-Receiver* rx_of(void* p) { return static_cast<Receiver*>(p); }
-const Receiver* rx_of(const void* p) { return static_cast<const Receiver*>(p); }
-
-}  // namespace
+// The C handles are the sender and the receiver themselves.
+struct xiw_stx : Sender {
+  using Sender::Sender;
+};
+struct xiw_srx : Receiver {
+  using Receiver::Receiver;
+};
 
 extern "C" {
 
-xiw_size xiw_stx_size(void) { return sizeof(Sender); }
+xiw_size xiw_stx_size(void) { return sizeof(xiw_stx); }
 
-void xiw_stx_init(void* mem, const struct xiw_env* env, const struct xiw_stream_cfg* cfg) {
-  new (mem) Sender(*env);
-  tx_of(mem)->start(*cfg);
+struct xiw_stx* xiw_stx_init(void* mem, const struct xiw_env* env, const struct xiw_stream_cfg* cfg) {
+  xiw_stx* tx = new (mem) xiw_stx(*env);
+  tx->start(*cfg);
+  return tx;
 }
 
-int xiw_stx_begin(void* tx, const struct xiw_msg* msg) { return tx_of(tx)->begin(*msg); }
+int xiw_stx_begin(struct xiw_stx* tx, const struct xiw_msg* msg) { return tx->begin(*msg); }
 
-int xiw_stx_idle(const void* tx) { return tx_of(tx)->idle(); }
+int xiw_stx_idle(const struct xiw_stx* tx) { return tx->idle(); }
 
-xiw_size xiw_stx_fpdu_max(const void* tx) { return tx_of(tx)->fpdu_max(); }
+xiw_size xiw_stx_fpdu_max(const struct xiw_stx* tx) { return tx->fpdu_max(); }
 
-xiw_u16 xiw_stx_set_mulpdu(void* tx, xiw_u16 mulpdu) { return tx_of(tx)->set_mulpdu(mulpdu); }
+xiw_u16 xiw_stx_set_mulpdu(struct xiw_stx* tx, xiw_u16 mulpdu) { return tx->set_mulpdu(mulpdu); }
 
-int xiw_stx_next(void* tx, void* buf, xiw_size len, xiw_fetch_fn fetch, void* ctx) {
-  return xiw::abi::to_abi(tx_of(tx)->next(kstd::as_writable_bytes(buf, len), fetch, ctx));
+int xiw_stx_next(struct xiw_stx* tx, void* buf, xiw_size len, xiw_fetch_fn fetch, void* ctx) {
+  return xiw::abi::to_abi(tx->next(kstd::as_writable_bytes(buf, len), fetch, ctx));
 }
 
-int xiw_stx_next_iov(void* tx, void* buf, xiw_size len, xiw_view_fn view, void* ctx, struct xiw_iov* iov,
-                     xiw_u32* runs) {
+int xiw_stx_next_iov(struct xiw_stx* tx, void* buf, xiw_size len, xiw_view_fn view, void* ctx,
+                     struct xiw_iov* iov, xiw_u32* runs) {
   kstd::usize used = 0;
-  const int r = xiw::abi::to_abi(tx_of(tx)->next_iov(kstd::as_writable_bytes(buf, len), view, ctx,
-                                                     kstd::Span<xiw_iov>(iov, *runs), &used));
+  const int r = xiw::abi::to_abi(
+      tx->next_iov(kstd::as_writable_bytes(buf, len), view, ctx, kstd::Span<xiw_iov>(iov, *runs), &used));
   *runs = static_cast<xiw_u32>(used);
   return r;
 }
 
-int xiw_stx_terminate(void* tx, const void* rx, void* buf, xiw_size len) {
-  return xiw::abi::to_abi(tx_of(tx)->terminate(rx_of(rx)->terminate(), kstd::as_writable_bytes(buf, len)));
+int xiw_stx_terminate(struct xiw_stx* tx, const struct xiw_srx* rx, void* buf, xiw_size len) {
+  return xiw::abi::to_abi(tx->terminate(rx->terminate(), kstd::as_writable_bytes(buf, len)));
 }
 
-xiw_u32 xiw_stx_position(const void* tx) { return tx_of(tx)->position(); }
+xiw_u32 xiw_stx_position(const struct xiw_stx* tx) { return tx->position(); }
 
-xiw_size xiw_srx_size(void) { return sizeof(Receiver); }
+xiw_size xiw_srx_size(void) { return sizeof(xiw_srx); }
 
-void xiw_srx_init(void* mem, const struct xiw_env* env, const struct xiw_stream_cfg* cfg) {
-  new (mem) Receiver(*env);
-  rx_of(mem)->start(*cfg);
+struct xiw_srx* xiw_srx_init(void* mem, const struct xiw_env* env, const struct xiw_stream_cfg* cfg) {
+  xiw_srx* rx = new (mem) xiw_srx(*env);
+  rx->start(*cfg);
+  return rx;
 }
 
-int xiw_srx_consume(void* rx, const void* buf, xiw_size len, const struct xiw_stream_sink* sink, void* ctx) {
-  return rx_of(rx)->consume(kstd::as_bytes(buf, buf ? len : 0), *sink, ctx);
+int xiw_srx_consume(struct xiw_srx* rx, const void* buf, xiw_size len, const struct xiw_stream_sink* sink,
+                    void* ctx) {
+  return rx->consume(kstd::as_bytes(buf, buf ? len : 0), *sink, ctx);
 }
 
-void xiw_srx_cause(const void* rx, struct xiw_term_cause* out) {
-  const Receiver* r = rx_of(rx);
-  const xiw::ddp::TermError& e = r->cause();
-  *out = {e.layer, e.etype, e.code, static_cast<xiw_u8>(r->failed())};
+void xiw_srx_cause(const struct xiw_srx* rx, struct xiw_term_cause* out) {
+  const xiw::ddp::TermError& e = rx->cause();
+  *out = {e.layer, e.etype, e.code, static_cast<xiw_u8>(rx->failed())};
 }
 
-void xiw_srx_fail(void* rx, const struct xiw_term_cause* cause) {
-  rx_of(rx)->fail({cause->layer, cause->etype, cause->code});
+void xiw_srx_fail(struct xiw_srx* rx, const struct xiw_term_cause* cause) {
+  rx->fail({cause->layer, cause->etype, cause->code});
 }
 
 }  // extern "C"

@@ -84,9 +84,9 @@ struct xiw_cep {
 	u8 pd[XIW_MPA_PD_MAX];
 	u8 buf[XIW_MPA_FRAME_MAX];	/* startup frame or first FPDU */
 	u32 have;
-	void *hs;			/* xiw_mpa_hs_size() octets */
-	void *tx;			/* xiw_mpa_tx_size() */
-	void *rx;			/* xiw_mpa_rx_size() */
+	struct xiw_mpa_hs *hs;		/* xiw_mpa_hs_size() octets */
+	struct xiw_mpa_tx *tx;		/* xiw_mpa_tx_size() */
+	struct xiw_mpa_rx *rx;		/* xiw_mpa_rx_size() */
 };
 
 static struct workqueue_struct *xiw_cm_wq;
@@ -934,7 +934,7 @@ static int xiw_cep_init_hs(struct xiw_cep *cep)
 	struct xiw_mpa_policy p;
 
 	xiw_params_policy(&p);
-	return xiw_mpa_hs_init(cep->hs, xiw_mpa_hs_size(), &p);
+	return xiw_mpa_hs_init(cep->hs, xiw_mpa_hs_size(), &p) ? 0 : -EINVAL;
 }
 
 /*
@@ -1297,7 +1297,6 @@ static int xiw_cep_dial(struct xiw_cep *cep, u32 timeout_ms)
 static int xiw_cep_retry_unenhanced(struct xiw_cep *cep)
 {
 	struct xiw_mpa_policy p;
-	int rc;
 
 	if (!cep->cm_id || !cep->sock)
 		return -ENOTCONN;
@@ -1307,8 +1306,9 @@ static int xiw_cep_retry_unenhanced(struct xiw_cep *cep)
 	xiw_cep_close_sock(cep);
 	xiw_params_policy(&p);
 	p.rev = 1;
-	rc = xiw_mpa_hs_init(cep->hs, xiw_mpa_hs_size(), &p);
-	return rc ?: xiw_cep_dial(cep, p.reply_ms);
+	if (!xiw_mpa_hs_init(cep->hs, xiw_mpa_hs_size(), &p))
+		return -EINVAL;
+	return xiw_cep_dial(cep, p.reply_ms);
 }
 
 int xiw_iw_connect(struct iw_cm_id *id, struct iw_cm_conn_param *p)

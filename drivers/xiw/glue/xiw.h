@@ -265,7 +265,7 @@ struct xiw_qp {
 	struct mutex tx_mutex;
 	struct work_struct tx_work;
 	struct socket *tx_sock;		/* borrowed from the CM while streaming */
-	void *stx;			/* xiw_stx_size() */
+	struct xiw_stx *stx;		/* xiw_stx_size() */
 	u8 *tx_buf;			/* one FPDU */
 	u32 tx_buf_size;
 	u32 tx_mss;			/* the TCP MSS MULPDU was sized to */
@@ -295,7 +295,7 @@ struct xiw_qp {
 					 */
 
 	/* Receive: runs under the socket lock (data_ready). */
-	void *srx;			/* xiw_srx_size() */
+	struct xiw_srx *srx;		/* xiw_srx_size() */
 	struct xiw_placer *placer;	/* xiw_placer_size() */
 	bool rx_dead;
 	struct xiw_rwqe rx_wqe;		/* the receive being filled */
