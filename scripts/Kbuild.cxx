@@ -38,9 +38,18 @@ ifdef CONFIG_DEBUG_INFO_BTF_MODULES
 cxx-freestanding-flags += -g1
 endif
 
+# KASAN instruments the core like every C object of the module: Kbuild
+# adds CFLAGS_KASAN per C object (scripts/Makefile.lib), not to
+# KBUILD_CFLAGS, so the C++ rule must add it itself. Globals are left out:
+# registering them takes a constructor, which the core may not carry (the
+# check below rejects .init_array); the core's globals are constant tables.
+ifdef CONFIG_KASAN_GENERIC
+cxx-sanitize-flags := $(CFLAGS_KASAN) --param asan-globals=0
+endif
+
 cxx_flags = -Wp,-MMD,$(depfile) \
 	$(filter-out $(cxx-c-only-flags),$(KBUILD_CFLAGS) $(KBUILD_CFLAGS_MODULE)) \
-	$(cxx-freestanding-flags) $(cxxflags-y)
+	$(cxx-sanitize-flags) $(cxx-freestanding-flags) $(cxxflags-y)
 
 # The warning flags are also written next to the object: the host build of
 # the core (userspace-tests/) compiles with exactly this set.
