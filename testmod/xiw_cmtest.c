@@ -6,10 +6,12 @@
  *
  *   server: "requests=N established=N disconnected=N rejected=N
  *            est_failed=N est_ird=N est_ord=N pd_len=N pd_ok=0|1 ird=N
- *            ord=N"   (est_failed: ESTABLISHED with an error status, an
- *            accepted connection lost before it was up; est_ird/est_ord:
- *            responder_resources and initiator_depth of the last good
- *            ESTABLISHED; the rest of the last request)
+ *            ord=N est_req=N"   (est_failed: ESTABLISHED with an error
+ *            status, an accepted connection lost before it was up;
+ *            est_ird/est_ord: responder_resources and initiator_depth of
+ *            the last good ESTABLISHED; est_req: which request, counted
+ *            from 1, that ESTABLISHED's id came with; the rest of the
+ *            last request)
  *   client: "established|rejected|error=E|timeout ird=N ord=N pd_len=N
  *            pd_ok=0|1 [data=ok sends=N writes=N reads=N | data=fail
  *            step=S err=E] disconnected=0|1"
@@ -125,6 +127,7 @@ struct cmt_slot {
 
 struct cmt_conn {
 	struct rdma_cm_id *id;
+	int req;		/* server: its request, counted from 1 */
 	struct ib_pd *pd;
 	struct ib_cq *cq;
 	struct ib_srq *srq;	/* server srq=1 */
@@ -147,6 +150,7 @@ static DEFINE_MUTEX(cmt_lock);
 static DECLARE_COMPLETION(client_done);
 static int requests, established, disconnected, rejected, est_failed;
 static int est_ird = -1, est_ord = -1;	/* the last good ESTABLISHED's */
+static int est_req;			/* its id's request, from 1 */
 static int last_pd_len, last_pd_ok, last_ird, last_ord;
 static u8 pattern[255];	/* rdma_conn_param's limit on private data */
 static atomic_t qp_event = ATOMIC_INIT(-1);	/* the client QP's last */
@@ -906,9 +910,10 @@ static void cmt_data(void)
 static void server_result(void)
 {
 	snprintf(result, sizeof(result),
-		 "requests=%d established=%d disconnected=%d rejected=%d est_failed=%d est_ird=%d est_ord=%d pd_len=%d pd_ok=%d ird=%d ord=%d",
+		 "requests=%d established=%d disconnected=%d rejected=%d est_failed=%d est_ird=%d est_ord=%d pd_len=%d pd_ok=%d ird=%d ord=%d est_req=%d",
 		 requests, established, disconnected, rejected, est_failed,
-		 est_ird, est_ord, last_pd_len, last_pd_ok, last_ird, last_ord);
+		 est_ird, est_ord, last_pd_len, last_pd_ok, last_ird, last_ord,
+		 est_req);
 }
 
 static void cmt_hello_sent(struct ib_cq *cq, struct ib_wc *wc)
@@ -945,6 +950,17 @@ static void cmt_send_hello(struct rdma_cm_id *id)
 		pr_err("xiw_cmtest: HELO post_send failed\n");
 }
 
+/* The request a served id came with, from 1; 0 if none. Under cmt_lock. */
+static int cmt_request_of(struct rdma_cm_id *id)
+{
+	int i;
+
+	for (i = 0; i < nserved; i++)
+		if (served[i].id == id)
+			return served[i].req;
+	return 0;
+}
+
 static int server_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 {
 	struct rdma_conn_param cp = {};
@@ -971,6 +987,7 @@ static int server_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 			break;
 		}
 		c = &served[nserved++];
+		c->req = requests;
 		rc = cmt_qp(c, id, IB_POLL_WORKQUEUE, srq) ?: cmt_serve(c);
 		if (rc) {
 			pr_err("xiw_cmtest: server QP: %d\n", rc);
@@ -1006,6 +1023,7 @@ static int server_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 			break;
 		}
 		established++;
+		est_req = cmt_request_of(id);
 		est_ird = ev->param.conn.responder_resources;
 		est_ord = ev->param.conn.initiator_depth;
 		if (hello)

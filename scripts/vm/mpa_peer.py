@@ -65,6 +65,9 @@
                                       closed it without one, or it is still
                                       open after LIMIT (exit 0 unless that)
 
+  mpa_peer.py request-close HOST PORT send a client-server Request and close
+                                      at once, without waiting for anything
+
 Each waits until xiw closes the connection and prints what it saw and after
 how long (big-client only where xiw refuses the Request: a client-server
 connection xiw accepted stays up, idle, until we close it). The exit status is 0 only if xiw closed it within LIMIT seconds
@@ -409,6 +412,14 @@ def request_clients(host, port, n, sent=None):
     return rc
 
 
+def request_close(host, port):
+    s = socket.create_connection((host, port), timeout=LIMIT)
+    s.sendall(request(struct.pack(">HH", 4, 4)))
+    s.close()
+    print("request-close: Request sent, connection closed")
+    return 0
+
+
 def main():
     mode, args = sys.argv[1], sys.argv[2:]
     if mode == "silent-server":
@@ -431,6 +442,8 @@ def main():
         return fin_request(args[0], int(args[1]))
     if mode == "request-clients":
         return request_clients(args[0], int(args[1]), int(args[2]), args[3] if len(args) > 3 else None)
+    if mode == "request-close":
+        return request_close(args[0], int(args[1]))
     print(__doc__)
     return 2
 

@@ -98,8 +98,12 @@ static atomic_t xiw_cep_count = ATOMIC_INIT(0);
  * alive or point at one that is gone. A downcall finds the cep, if it
  * still exists, with xiw_cep_get(); xa_lock (taken _bh: the last put may
  * come from a socket callback) orders that with the cep's release.
+ * Handles are handed out cyclically: one that a cm_id still holds after
+ * its cep is gone (the ULP answers a Request whose connection xiw ended)
+ * names no other connection until 2^31 more have come and gone.
  */
 static DEFINE_XARRAY_FLAGS(xiw_ceps, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
+static u32 xiw_cep_next;	/* the next handle to try; under xa_lock */
 /* cm_id->provider_data: a downcall may race with the work that clears it. */
 static DEFINE_SPINLOCK(xiw_cm_id_lock);
 
@@ -150,8 +154,9 @@ static struct xiw_cep *xiw_cep_alloc(struct xiw_device *xdev)
 	INIT_WORK(&cep->work, xiw_cep_work);
 	INIT_DELAYED_WORK(&cep->timer, xiw_cep_timeout);
 	cep->xdev = xdev;
-	if (xa_alloc_bh(&xiw_ceps, &cep->handle, cep, xa_limit_31b,
-			GFP_KERNEL)) {
+	if (xa_alloc_cyclic_bh(&xiw_ceps, &cep->handle, cep,
+			       XA_LIMIT(1, INT_MAX), &xiw_cep_next,
+			       GFP_KERNEL) < 0) {
 		xiw_cep_put(cep);
 		return NULL;
 	}

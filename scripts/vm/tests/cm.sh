@@ -222,7 +222,7 @@ run fence "" "" "hello=1" '^established .*hello=ok' 'requests=1 established=1'
 # (timeouts.sh's depths case has the Reply change the client's values.)
 SERVER_ARGS="ird=2 ord=1"
 run depths "" "" "ird=1 ord=3" \
-	'^established ird=1 ord=3 ' 'requests=1 established=1 .*est_ird=3 est_ord=1 .*ird=3 ord=1$' \
+	'^established ird=1 ord=3 ' 'requests=1 established=1 .*est_ird=3 est_ord=1 .*ird=3 ord=1 ' \
 	'p2p 0 .* ird 1 ord 3 ' 'p2p 0 .* ird 3 ord 1 '
 run cs-rev1 "echo 1 > $P/mpa_rev" "" "pd_len=100" \
 	'^established .*pd_len=16 pd_ok=1' 'requests=1 established=1 .*pd_len=100 pd_ok=1' \

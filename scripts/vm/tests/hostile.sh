@@ -70,6 +70,12 @@
 #       Requests wait behind a slow CONNECT_REQUEST handler; iw_cm drops
 #       those events. Every connection still ends (here at the 5 s ULP
 #       timeout), and none of their endpoints outlives xiw's device.
+#   stale-request: a connection xiw ended (its 1 s ULP timeout) while
+#       its ULP still sat on the CONNECT_REQUEST, and a second Request
+#       to the same listener meanwhile: the ULP's late accept of the
+#       first must not take the second (iw_cm names a connection by a
+#       handle, which was handed out again at once); the second is
+#       answered when its own CONNECT_REQUEST is accepted (est_req=2).
 . "$XIW_TOP/scripts/vm/lib.sh"
 
 P=/sys/module/xiw/parameters
@@ -316,6 +322,32 @@ else
 	check listener-gone-closed wait $peer
 	cat "$OUT/gone.txt"
 	barrier gone-done 120
+fi
+
+# A Request outlived by its connection: see stale-request above. The ULP
+# timeout is read when a connection starts, so the first connection has
+# 1 s and the second the default again.
+if [ "$VM_IDX" = 1 ]; then
+	echo 1000 > $P/mpa_ulp_timeout_ms
+	load_module "$XIW_CMTEST_KO" role=server port=7495 req_delay_ms=6000
+	barrier stale-listen 60
+	barrier stale-first 60
+	sleep 2
+	echo 60000 > $P/mpa_ulp_timeout_ms
+	barrier stale-second 60
+	barrier stale-done 120
+	cat $R
+	check stale-request-not-taken retry 20 grep -q '^requests=2 established=1 .* est_req=2$' $R
+	rmmod xiw_cmtest
+else
+	barrier stale-listen 60
+	check stale-request-first $MPA request-close "$PEER_IP" 7495
+	barrier stale-first 60
+	barrier stale-second 60
+	env LIMIT=30 $MPA request-clients "$PEER_IP" 7495 1 > "$OUT/stale.txt" 2>&1
+	cat "$OUT/stale.txt"
+	check stale-request-second-answered grep -q 'Reply seen' "$OUT/stale.txt"
+	barrier stale-done 120
 fi
 
 teardown() { rdma link delete xiw0 && rmmod xiw; }

@@ -133,7 +133,7 @@ if [ "$VM_IDX" = 1 ]; then
 	cat $R
 	# Two requests reached the ULP, the last with the first 255 octets
 	# intact and IRD 300 and ORD 0x3FFF read as 255.
-	check big-pd-ulp grep -q '^requests=2 .*pd_len=255 pd_ok=1 ird=255 ord=255$' $R
+	check big-pd-ulp grep -q '^requests=2 .*pd_len=255 pd_ok=1 ird=255 ord=255 ' $R
 	rmmod xiw_cmtest
 else
 	barrier big-listen 60
