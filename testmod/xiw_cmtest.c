@@ -55,6 +55,8 @@
  *
  *   insmod xiw_cmtest.ko role=server port=7471 [reject=1] [srq=1]
  *   insmod xiw_cmtest.ko role=client addr=10.77.0.2 port=7471 pd_len=N ird=N ord=N [data=1]
+ *
+ * Client abort_ms=N: a ULP that gives up on a connect; see its description.
  */
 #include <linux/completion.h>
 #include <linux/delay.h>
@@ -107,6 +109,9 @@ MODULE_PARM_DESC(reject_after_accept, "server: reject each connection right afte
 static uint req_delay_ms;
 module_param(req_delay_ms, uint, 0444);
 MODULE_PARM_DESC(req_delay_ms, "server: a slow ULP, sleeping this long on each CONNECT_REQUEST");
+static uint abort_ms;
+module_param(abort_ms, uint, 0444);
+MODULE_PARM_DESC(abort_ms, "client: destroy the QP if not connected after this long, then wait 8 s more for the connect's outcome");
 static char result[256] = "none";
 module_param_string(result, result, sizeof(result), 0444);
 MODULE_PARM_DESC(result, "what the test saw (read-only)");
@@ -1280,10 +1285,26 @@ static int cmt_sockaddr(struct sockaddr_in *sin)
 	return in4_pton(addr, -1, (u8 *)&sin->sin_addr.s_addr, -1, NULL) ? 0 : -EINVAL;
 }
 
+/*
+ * Client abort_ms: a ULP that gives up on a connect destroys its QP; the
+ * connect must end soon after (within 8 s here), not at the Reply timeout.
+ * Returns whether it ended.
+ */
+static bool cmt_give_up(void)
+{
+	if (!abort_ms)
+		return false;
+	pr_info("xiw_cmtest: not connected after %u ms: QP destroyed\n",
+		abort_ms);
+	cmt_free(&client);
+	return wait_for_completion_timeout(&client_done, 8 * HZ);
+}
+
 static int __init cmt_init(void)
 {
 	struct sockaddr_in sin = {};
 	struct rdma_cm_id *id;
+	bool done = true;
 	int i, rc;
 
 	for (i = 0; i < sizeof(pattern); i++)
@@ -1321,7 +1342,10 @@ static int __init cmt_init(void)
 		rdma_destroy_id(id);
 		return rc;
 	}
-	if (!wait_for_completion_timeout(&client_done, 30 * HZ))
+	if (!wait_for_completion_timeout(&client_done, abort_ms ?
+					 msecs_to_jiffies(abort_ms) : 30 * HZ))
+		done = cmt_give_up();
+	if (!done)
 		strscpy(result, "timeout", sizeof(result));
 	else if (!strncmp(result, "established", 11)) {
 		if (hello)

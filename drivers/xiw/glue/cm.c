@@ -1375,14 +1375,17 @@ void xiw_cm_qp_drop(struct xiw_qp *qp)
 	cep->drop = true;
 	if (cep->state == XIW_CEP_CONNECTED)
 		xiw_cep_queue(cep);	/* closes, then CLOSE to the ULP */
-	else if (cep->qp == qp && !cep->initiator && cep->cm_id)
+	else if (cep->qp == qp && cep->cm_id)
 		/*
-		 * Accepted and waiting for the RTR: iw_cm holds the QP and
-		 * waits for ESTABLISHED; end it now, not at the RTR timeout.
+		 * Still connecting, or accepted and waiting for the RTR:
+		 * iw_cm holds the QP and waits for CONNECT_REPLY or
+		 * ESTABLISHED, and destroying the cm_id waits with it. With
+		 * the QP gone the connection cannot come up: end it now, not
+		 * at the Reply or RTR timeout.
 		 */
 		xiw_cep_finish(cep, -ECONNABORTED);
 	else if (cep->qp == qp)
-		xiw_cep_detach_qp(cep);	/* still connecting: let the QP go */
+		xiw_cep_detach_qp(cep);
 	mutex_unlock(&cep->lock);
 	xiw_cep_put(cep);
 }

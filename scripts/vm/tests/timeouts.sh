@@ -4,6 +4,8 @@
 # section 9.2), against a peer that goes silent (scripts/vm/mpa_peer.py):
 #   reply:   xiw initiates; the peer takes the Request and never replies.
 #            The connect fails with ETIMEDOUT (rdma_cm: UNREACHABLE).
+#            reply-qp-gone: the same, and the ULP destroys its QP after
+#            1 s: the connect ends then, not at the Reply timeout.
 #   request: the peer connects to an xiw listener and never sends the
 #            Request. xiw closes; its ULP never hears of it.
 #   rtr:     the peer sends a peer-to-peer Request and never the RTR.
@@ -57,6 +59,29 @@ else
 	rmmod xiw_cmtest
 fi
 barrier reply-done 120
+
+# The same silent responder, with a 30 s Reply timeout, and a ULP that
+# gives up after 1 s and destroys its QP: the connect ends then
+# (CONNECT_REPLY with ECONNABORTED, rdma_cm: CONNECT_ERROR), xiw closes
+# the connection, and the cm_id is not held for the rest of those 30 s.
+if [ "$VM_IDX" = 1 ]; then
+	LIMIT=12 $PEER silent-server 7486 "$OUT/gone-listening" > "$OUT/peer-qp-gone.txt" 2>&1 &
+	peer=$!
+	retry 30 test -e "$OUT/gone-listening"
+	barrier qp-gone-listen 60
+	check reply-qp-gone-peer wait $peer
+	cat "$OUT/peer-qp-gone.txt"
+else
+	barrier qp-gone-listen 60
+	sleep 1
+	echo 30000 > $P/mpa_reply_timeout_ms
+	load_module "$XIW_CMTEST_KO" role=client addr="$PEER_IP" port=7486 data=0 abort_ms=1000
+	cat $R
+	check reply-qp-gone-connect-ends grep -q '^error=-103 ' $R
+	rmmod xiw_cmtest
+	echo 2000 > $P/mpa_reply_timeout_ms
+fi
+barrier qp-gone-done 120
 
 if [ "$VM_IDX" = 1 ]; then
 	rm -f "$OUT/listening"
