@@ -1078,19 +1078,30 @@ int xiw_iw_create_listen(struct iw_cm_id *id, int backlog)
 		return PTR_ERR(s);
 	}
 	rc = xiw_listen_bind(xdev, s, id);
-	if (!rc)
-		rc = kernel_listen(s, backlog);
 	if (rc) {
 		sock_release(s);
 		xiw_cep_put(cep);
 		return rc;
 	}
+	/*
+	 * The callbacks are ours before the socket listens: a connection
+	 * that completes at once must wake the listener's work, which runs
+	 * once this lock is let go.
+	 */
 	mutex_lock(&cep->lock);
 	cep->state = XIW_CEP_LISTEN;
+	xiw_cep_attach(cep, s, NULL);
+	rc = kernel_listen(s, backlog);
+	if (rc) {
+		cep->state = XIW_CEP_CLOSED;
+		xiw_cep_close_sock(cep);
+		mutex_unlock(&cep->lock);
+		xiw_cep_put(cep);
+		return rc;
+	}
 	cep->cm_id = id;
 	id->add_ref(id);
 	xiw_cm_id_set(id, cep);
-	xiw_cep_attach(cep, s, NULL);
 	mutex_unlock(&cep->lock);
 	return 0;
 }
