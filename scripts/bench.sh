@@ -21,20 +21,23 @@ awk 'function r(a, b) { return v[b] ? sprintf("%.2f", v[a] / v[b]) : "-" }
      END { printf "%-14s %10s %10s %10s\n", "stack", "MB/s", "vs siw", "vs siw-crc"
            for (i = 1; i <= NR; i++)
                printf "%-14s %10.2f %10s %10s\n", n[i], v[n[i]], r(n[i], "siw"), r(n[i], "siw-crc") }' "$f"
-# Latency, 16 octets, typical microseconds: lower is better, so the ratio
-# is siw's over xiw's (above 1: xiw is faster).
+# Latency, typical microseconds (send and read at 16 octets, send4k at
+# 4 KiB): lower is better, so the ratio is siw's over xiw's (above 1: xiw
+# is faster); send4k/send says how much a 4 KiB SEND costs over a 16 B one.
 f=$out/share/vm0/lat
 if [ -s "$f" ]; then
 	echo
 	awk '{ v[$1 " " $2] = $3 }
 	     function r(a, b) { return v[a] ? sprintf("%.2f", v[b] / v[a]) : "-" }
-	     END { printf "%-12s %9s %9s %9s %13s\n", "16 B, usec", "siw", "xiw-crc", "xiw-nocrc", "siw/xiw-nocrc"
-	           split("send read", ops)
-	           for (i = 1; i <= 2; i++) {
+	     END { printf "%-12s %9s %9s %9s %13s\n", "usec", "siw", "xiw-crc", "xiw-nocrc", "siw/xiw-nocrc"
+	           split("send read send4k", ops)
+	           for (i = 1; i <= 3; i++) {
 	               o = ops[i]
 	               printf "%-12s %9s %9s %9s %13s\n", o, v["siw " o], v["xiw-crc " o],
 	                      v["xiw-nocrc " o], r("xiw-nocrc " o, "siw " o)
-	           } }' "$f"
+	           }
+	           printf "%-12s %9s %9s %9s\n", "send4k/send", r("siw send", "siw send4k"),
+	                  r("xiw-crc send", "xiw-crc send4k"), r("xiw-nocrc send", "xiw-nocrc send4k") }' "$f"
 fi
 
 # NFS over RDMA (Documentation/performance.rst): one NFSv4.2 workload over

@@ -5,8 +5,8 @@
 # no CRC, built to require CRC32c, and built with try_gso), xiw with
 # CRC32c, xiw without it, both again with GSO-sized FPDUs (mpa_gso, sent
 # zero-copy), xiw copying or gathering their payload instead (tx_payload),
-# and plain TCP (python sockets, 64 KiB writes). Then small-message latency:
-# ib_send_lat and ib_read_lat -R at 16 octets over siw and xiw.
+# and plain TCP (python sockets, 64 KiB writes). Then latency over siw and
+# xiw: ib_send_lat and ib_read_lat -R at 16 octets, ib_send_lat at 4 KiB.
 # VM 1 serves, VM 0 measures; each result goes to $OUT/bench as
 # "name MB/s", each latency to $OUT/lat as "name op typical-usec". A
 # benchmark, not a test: only "it ran" is checked.
@@ -29,19 +29,22 @@ bw() {	# name device
 }
 
 lat() {	# name device
-	for op in send read; do
+	# send4k: a 4 KiB SEND, several MSS-sized FPDUs (an NFS call or
+	# reply at the inline threshold).
+	for t in send:16:send read:16:read send:4096:send4k; do
+		op=${t%%:*} size=${t#*:} size=${size%%:*} label=${t##*:}
 		if [ "$VM_IDX" = 1 ]; then
-			barrier "$1-$op-lat-go" 60
-			timeout 120 ib_${op}_lat -R -d "$2" -s 16 -n 1000 -F >/dev/null 2>&1
+			barrier "$1-$label-lat-go" 60
+			timeout 120 ib_${op}_lat -R -d "$2" -s "$size" -n 1000 -F >/dev/null 2>&1
 		else
-			barrier "$1-$op-lat-go" 60
+			barrier "$1-$label-lat-go" 60
 			sleep 2
-			retry 10 timeout 120 ib_${op}_lat -R -d "$2" -s 16 -n 1000 -F \
-				"$PEER_IP" > "$OUT/$1-$op-lat.out" 2>&1 &&
-			awk -v n="$1" -v o="$op" '$1 == 16 { print n, o, $5 }' \
-				"$OUT/$1-$op-lat.out" >> "$OUT/lat"
+			retry 10 timeout 120 ib_${op}_lat -R -d "$2" -s "$size" -n 1000 -F \
+				"$PEER_IP" > "$OUT/$1-$label-lat.out" 2>&1 &&
+			awk -v n="$1" -v o="$label" -v s="$size" '$1 == s { print n, o, $5 }' \
+				"$OUT/$1-$label-lat.out" >> "$OUT/lat"
 		fi
-		barrier "$1-$op-lat-done" 180
+		barrier "$1-$label-lat-done" 180
 	done
 }
 
