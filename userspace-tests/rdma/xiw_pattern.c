@@ -5,7 +5,9 @@
  * distribution's providers drive (xiw and upstream siw alike).
  *
  *   xiw_pattern -s ADDR [-p PORT] [-q] serve one connection
- *   xiw_pattern -c ADDR [-p PORT]      connect and check
+ *   xiw_pattern -c ADDR [-p PORT] [-t SECONDS]
+ *                                      connect and check (-t: repeat the
+ *                                      checks until SECONDS have passed)
  *
  * The server registers a 1 MiB buffer open to remote reads and writes and,
  * once the client has said "HELLO", sends its address, rkey and length
@@ -46,6 +48,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 #include <rdma/rdma_verbs.h>
@@ -426,8 +429,18 @@ static int check_write_read(struct peer *p, size_t len, uint32_t seed,
 	return 0;
 }
 
-static int check(const char *addr, const char *port)
+/* Seconds since @t0. */
+static double since(const struct timespec *t0)
 {
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) + (t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static int check(const char *addr, const char *port, double min_secs)
+{
+	struct timespec t0;
 	static const size_t sizes[] = { 0, 1, 4095, 4096, 65536, BUF_LEN };
 	struct rdma_conn_param param = { .responder_resources = 4, .initiator_depth = 4 };
 	int sends = 0, inl = 0, writes = 0, rc = 0;
@@ -457,9 +470,11 @@ static int check(const char *addr, const char *port)
 	remote.len = ntohl(remote.len);
 	if (remote.len < BUF_LEN || post_recv(&p, (int)wc.wr_id))
 		return fail("info", (int)remote.len);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (unsigned int round = 0; !rc && (!round || since(&t0) < min_secs); round++)
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]) && !rc; i++) {
 		size_t len = sizes[i];
-		uint32_t seed = 10 * (uint32_t)i + 10;
+		uint32_t seed = 100 * round + 10 * (uint32_t)i + 10;
 
 		step = "send";
 		rc = check_send(&p, len, seed, 0);
@@ -492,23 +507,25 @@ static int check(const char *addr, const char *port)
 int main(int argc, char **argv)
 {
 	const char *server = NULL, *client = NULL, *port = "7474";
+	double min_secs = 0;
 	int c, use_srq = 0;
 
-	while ((c = getopt(argc, argv, "s:c:p:q")) != -1) {
+	while ((c = getopt(argc, argv, "s:c:p:qt:")) != -1) {
 		switch (c) {
 		case 's': server = optarg; break;
 		case 'c': client = optarg; break;
 		case 'p': port = optarg; break;
 		case 'q': use_srq = 1; break;
+		case 't': min_secs = atof(optarg); break;
 		default: goto usage;
 		}
 	}
 	if (!server == !client)
 		goto usage;
-	if (use_srq && !server)
+	if ((use_srq && !server) || (min_secs && !client))
 		goto usage;
-	return server ? serve(server, port, use_srq) : check(client, port);
+	return server ? serve(server, port, use_srq) : check(client, port, min_secs);
 usage:
-	fprintf(stderr, "usage: %s -s ADDR [-q] | -c ADDR [-p PORT]\n", argv[0]);
+	fprintf(stderr, "usage: %s -s ADDR [-q] | -c ADDR [-p PORT] [-t SECONDS]\n", argv[0]);
 	return 2;
 }

@@ -65,7 +65,9 @@ else
 		for m in 1000 600 1500; do ip link set eth0 mtu $m; sleep 0.4; done
 	done ) &
 	flap=$!
-	check pattern-mtu-client retry 30 timeout 270 $XIW_PATTERN -c "$PEER_IP"
+	# -t: the checks repeat for 8 s, so the MTU changes under them
+	# however fast the link carries one round.
+	check pattern-mtu-client retry 30 timeout 270 $XIW_PATTERN -c "$PEER_IP" -t 8
 	kill $flap
 	wait $flap
 	ip link set eth0 mtu 1500
