@@ -46,6 +46,8 @@ ts() {
 # and reported from VM 1 (siw sends some: Documentation/interop.rst).
 python3 "$here/mpa_check.py" --fpdus --pad-strict=10.77.0.1 "$pcap" > "$pcap.mpa.txt"
 verdict mpa-6581 "$([ $? = 0 ] && echo 1)"
+# FPDU Alignment per sender (RFC 5044 section 6), for the log.
+grep '^alignment ' "$pcap.mpa.txt" >&2
 
 # tshark judges the connections without Markers; it misframes the others
 # (mpa-6581 checks their Markers and CRCs).

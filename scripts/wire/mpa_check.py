@@ -33,7 +33,10 @@ summed per 4-tuple, as tshark keys them.
 
 Prints one line per connection and a summary "N connections, N FPDUs,
 N errors"; exits 1 on any error. With --fpdus it also prints, per
-direction, "fpdus SRC:PORT DST:PORT N" for comparison with tshark, and
+direction, "fpdus SRC:PORT DST:PORT N" for comparison with tshark,
+"aligned SRC:PORT DST:PORT A/N" (of N TCP segments in full operation, A
+begin with an FPDU: RFC 5044 section 6's FPDU Alignment; directions with
+Markers left out) and per sender "alignment SRC A/N ... (P %)", and
 "markers SRC:PORT DST:PORT" for each connection with Markers, and
 "retransmitted SRC:PORT DST:PORT" for each other one where a TCP segment
 repeated octets already seen (tshark's reassembly may lose the FPDU
@@ -117,6 +120,7 @@ class Direction:
         self.times = []         # (offset, time) of each segment start
         self.overlap = False    # a segment repeated octets seen before
         self.addr = None        # the sender's IP address
+        self.aligned = self.segments = 0   # see alignment()
 
     def add(self, t, seq, flags, payload):
         if flags & 0x02:        # SYN
@@ -394,7 +398,18 @@ def check_conn(name, ini, rsp, rep, pad_strict=()):
             rep.error(name, "MPA fencing: the responder sent an FPDU before the initiator's first")
     elif fr and not fi:
         rep.error(name, "MPA fencing: the responder sent FPDUs, the initiator none")
+    for d, fp, marked in ((ini, fi, rp_flags & M), (rsp, fr, rq_flags & M)):
+        if fp and not marked:
+            d.aligned, d.segments = alignment(d, fp)
     return f"{name}: {desc} fpdus {len(fi)}/{len(fr)}", len(fi), len(fr)
+
+
+def alignment(d, fp):
+    """FPDU Alignment (RFC 5044 section 6) in one direction: of the TCP
+    segments that begin in full operation, how many begin with an FPDU."""
+    heads = {head for head, _ in fp}
+    starts = [o for o, _ in d.times if o >= fp[0][0]]
+    return sum(o in heads for o in starts), len(starts)
 
 
 def main():
@@ -454,6 +469,14 @@ def main():
             print(f"retransmitted {s}:{sp} {d}:{dp}")
         for (s, sp, d, dp), n in counts.items():
             print(f"fpdus {s}:{sp} {d}:{dp} {n}")
+        by_sender = {}
+        for key, d in dirs.items():
+            if d.segments:
+                print(f"aligned {key[0]}:{key[1]} {key[2]}:{key[3]} {d.aligned}/{d.segments}")
+                a, n = by_sender.get(key[0], (0, 0))
+                by_sender[key[0]] = (a + d.aligned, n + d.segments)
+        for src, (a, n) in sorted(by_sender.items()):
+            print(f"alignment {src} {a}/{n} segments begin with an FPDU ({100 * a / n:.1f} %)")
     print(f"{conns} connections, {nfpdu} FPDUs, {rep.errors} errors")
     sys.exit(1 if rep.errors or conns == 0 else 0)
 
