@@ -169,15 +169,8 @@ static int xiw_tx_send(struct xiw_qp *qp)
 			bvec_set_page(&bv[i - r->first], r->page[i],
 				      kv->iov_len, offset_in_page(kv->iov_base));
 	}
-	/*
-	 * MSG_EOR ends the skb with the FPDU: the next FPDU starts a new
-	 * skb, so TCP's segments begin with an FPDU (RFC 5044 section 6,
-	 * FPDU Alignment) instead of one appended to a partly filled one.
-	 */
 	if (i < r->n)
 		msg.msg_flags |= MSG_MORE;
-	else
-		msg.msg_flags |= MSG_EOR;
 	if (!zc)
 		return kernel_sendmsg(qp->tx_sock, &msg, &r->kv[r->first],
 				      i - r->first, len);
