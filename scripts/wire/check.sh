@@ -7,11 +7,15 @@
 #
 #   tshark-errors  no frame tshark calls malformed, unreassembled or an
 #                  expert error, with its MPA, DDP and RDMAP dissectors, on
-#                  connections without Markers
+#                  connections without Markers and without short heads
+#                  (below)
 #   tshark-crc     no FPDU whose CRC32c tshark finds bad, and some checked,
 #                  on connections without Markers (on a connection with a
-#                  retransmission tshark may misframe FPDUs: its bad CRCs
-#                  there are excused, as mpa-6581 checked those CRCs)
+#                  retransmission, or with an FPDU that begins fewer than
+#                  8 octets before the end of its TCP segment - a "short
+#                  head", which tshark cannot frame - tshark misframes
+#                  FPDUs: its bad CRCs there are excused, as mpa-6581
+#                  checked those CRCs)
 #   tshark-fpdus   tshark decodes every FPDU our checker finds, direction by
 #                  direction, on connections without Markers, other than
 #                  those whose bad CRCs tshark-crc excused (tshark frames
@@ -54,13 +58,18 @@ grep '^alignment ' "$pcap.mpa.txt" >&2
 unmarked=$(awk '$1 == "markers" { split($2, a, ":"); split($3, b, ":")
 	printf "%s!(ip.addr == %s && ip.addr == %s && tcp.port == %s && tcp.port == %s)",
 	       n++ ? " && " : "", a[1], b[1], a[2], b[2] }' "$pcap.mpa.txt")
-ts -Y "(_ws.malformed || _ws.expert.severity == error || _ws.unreassembled)${unmarked:+ && $unmarked}" \
+# Nor those with a short head: tshark reads the segment after one as an
+# FPDU of its own (mpa_check.py short_head()).
+unframed=$(awk '$1 == "markers" || $1 == "short-head" { split($2, a, ":"); split($3, b, ":")
+	printf "%s!(ip.addr == %s && ip.addr == %s && tcp.port == %s && tcp.port == %s)",
+	       n++ ? " && " : "", a[1], b[1], a[2], b[2] }' "$pcap.mpa.txt")
+ts -Y "(_ws.malformed || _ws.expert.severity == error || _ws.unreassembled)${unframed:+ && $unframed}" \
 	> "$pcap.errors.txt"
 verdict tshark-errors "$([ ! -s "$pcap.errors.txt" ] && echo 1)"
 
-# Per direction. Where a TCP segment repeated octets (a retransmission),
-# tshark's reassembly can lose an FPDU's framing and report CRCs of
-# misframed octets as bad; mpa-6581 has checked those connections' framing
+# Per direction. Where a TCP segment repeated octets (a retransmission) or
+# an FPDU has a short head, tshark's reassembly can lose an FPDU's framing
+# and report CRCs of misframed octets as bad; mpa-6581 has checked those connections' framing
 # and CRCs itself, so there (and only there) tshark's bad CRCs are excused
 # and listed in CAPTURE.crc-excused.txt.
 ts -Y "iwarp_mpa.crc_check${unmarked:+ && $unmarked}" -V |
@@ -69,7 +78,7 @@ ts -Y "iwarp_mpa.crc_check${unmarked:+ && $unmarked}" -V |
 	     /Good CRC32/ { print "Good", src ":" sp, dst ":" dp }
 	     /Bad CRC32/ { print "Bad", src ":" sp, dst ":" dp }' |
 	sort | uniq -c > "$pcap.crc.txt"
-awk 'FNR == NR { if ($1 == "retransmitted") { r[$2 " " $3]; r[$3 " " $2] } next }
+awk 'FNR == NR { if ($1 == "retransmitted" || $1 == "short-head") { r[$2 " " $3]; r[$3 " " $2] } next }
      $2 == "Good" { good += $1 }
      $2 == "Bad" && ($3 " " $4 in r) { print > excused; next }
      $2 == "Bad" { bad += $1 }
@@ -82,15 +91,15 @@ ts -Y iwarp_mpa.fpdu -T fields -e ip.src -e tcp.srcport -e ip.dst -e tcp.dstport
 	-e iwarp_mpa.ulpdulength |
 	awk '{ n[$1 ":" $2 " " $3 ":" $4] += split($5, a, ",") }
 	     END { for (k in n) print k, n[k] }' > "$pcap.tshark-fpdus.txt"
-# A connection whose bad CRCs were excused above is misframed by tshark:
-# its count is excused too.
+# A connection whose bad CRCs were excused above, or with a short head,
+# is misframed by tshark: its count is excused too.
 touch "$pcap.crc-excused.txt"
 awk 'FILENAME == ARGV[1] { t[$1 " " $2] = $3; next }
      FILENAME == ARGV[2] { marked[$3 " " $4]; marked[$4 " " $3]; next }
      $1 == "fpdus" && !($2 " " $3 in marked) {
 	if (t[$2 " " $3] + 0 != $4) { print "direction", $2, $3, "ours", $4, "tshark", t[$2 " " $3] + 0; bad++ }
      }
-     $1 == "markers" { marked[$2 " " $3]; marked[$3 " " $2] }
+     $1 == "markers" || $1 == "short-head" { marked[$2 " " $3]; marked[$3 " " $2] }
      END { exit bad > 0 }' "$pcap.tshark-fpdus.txt" "$pcap.crc-excused.txt" "$pcap.mpa.txt" \
 	> "$pcap.fpdus-diff.txt"
 verdict tshark-fpdus "$([ $? = 0 ] && echo 1)"

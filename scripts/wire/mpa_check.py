@@ -40,7 +40,10 @@ Markers left out) and per sender "alignment SRC A/N ... (P %)", and
 "markers SRC:PORT DST:PORT" for each connection with Markers, and
 "retransmitted SRC:PORT DST:PORT" for each other one where a TCP segment
 repeated octets already seen (tshark's reassembly may lose the FPDU
-framing there); this checker checks the CRCs of both kinds itself.
+framing there), and "short-head SRC:PORT DST:PORT" for each connection
+where an FPDU begins too close to the end of its TCP segment for tshark
+to find it (short_head()); this checker checks the CRCs of all three
+kinds itself.
 
 PAD (RFC 5044 section 4.1: zero from the sender) is checked in every
 direction: with --pad-strict=ADDR,... a non-zero PAD sent from one of
@@ -121,6 +124,7 @@ class Direction:
         self.overlap = False    # a segment repeated octets seen before
         self.addr = None        # the sender's IP address
         self.aligned = self.segments = 0   # see alignment()
+        self.short_head = False  # see short_head()
 
     def add(self, t, seq, flags, payload):
         if flags & 0x02:        # SYN
@@ -371,6 +375,14 @@ def check_conn(name, ini, rsp, rep, pad_strict=()):
         fi = fpdus(ini.data, ini_end, bool(rp_flags & M), crc, pad_i)
         side = "responder"
         fr = fpdus(rsp.data, rsp_end, bool(rq_flags & M), crc, pad_r)
+        # Where tshark loses the framing (short_head()), the CRCs are
+        # checked here.
+        ini.short_head, rsp.short_head = short_head(ini, fi), short_head(rsp, fr)
+        if not crc and (rq_flags | rp_flags) & C and (ini.short_head or rsp.short_head):
+            side = "initiator"
+            fpdus(ini.data, ini_end, bool(rp_flags & M), True)
+            side = "responder"
+            fpdus(rsp.data, rsp_end, bool(rq_flags & M), True)
     except ValueError as e:
         rep.error(name, f"{side}: {e}")
         return None
@@ -402,6 +414,29 @@ def check_conn(name, ini, rsp, rep, pad_strict=()):
         if fp and not marked:
             d.aligned, d.segments = alignment(d, fp)
     return f"{name}: {desc} fpdus {len(fi)}/{len(fr)}", len(fi), len(fr)
+
+
+# tshark's MPA dissector tries a new FPDU only on at least 8 octets
+# (MPA_SMALLEST_FPDU_LEN in its packet-iwarp-mpa.c): an FPDU that begins
+# fewer than 8 octets before the end of its TCP segment and goes on in the
+# next one is lost to it, and it reads the next segment as an FPDU of its
+# own. FPDUs that span segments do that at random (GSO-sized FPDUs).
+TSHARK_MIN_HEAD = 8
+
+
+def short_head(d, fp):
+    """Does an FPDU in this direction begin within TSHARK_MIN_HEAD octets
+    of the end of its TCP segment and continue in the next?"""
+    starts = [o for o, _ in d.times] + [len(d.data)]
+    i = 0
+    for n, (head, _) in enumerate(fp):
+        while i + 1 < len(starts) and starts[i + 1] <= head:
+            i += 1
+        seg_end = starts[i + 1] if i + 1 < len(starts) else len(d.data)
+        fpdu_end = fp[n + 1][0] if n + 1 < len(fp) else len(d.data)
+        if seg_end - head < TSHARK_MIN_HEAD and fpdu_end > seg_end:
+            return True
+    return False
 
 
 def alignment(d, fp):
@@ -440,6 +475,7 @@ def main():
     counts = {}  # per TCP 4-tuple, as tshark counts
     marked = []
     retransmitted = []
+    misframed = []
     for key in order:
         ini = dirs[key]
         if not ini.data.startswith(KEY_REQ):
@@ -454,6 +490,8 @@ def main():
             marked.append(key)
         elif ini.overlap or rsp.overlap:
             retransmitted.append(key)
+        if res and (ini.short_head or rsp.short_head):
+            misframed.append(key)
         if res:
             line, a, b = res
             rep.lines.append(line)
@@ -467,6 +505,8 @@ def main():
             print(f"markers {s}:{sp} {d}:{dp}")
         for s, sp, d, dp, _ in retransmitted:
             print(f"retransmitted {s}:{sp} {d}:{dp}")
+        for s, sp, d, dp, _ in misframed:
+            print(f"short-head {s}:{sp} {d}:{dp}")
         for (s, sp, d, dp), n in counts.items():
             print(f"fpdus {s}:{sp} {d}:{dp} {n}")
         by_sender = {}
