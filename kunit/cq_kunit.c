@@ -99,10 +99,50 @@ static void xiw_cq_resize_refused(struct kunit *test)
 	xiw_destroy_cq(&cq->ibcq, NULL);
 }
 
+static void cq_event(struct ib_event *ev, void *ctx)
+{
+	int *events = ctx;
+
+	if (ev->event == IB_EVENT_CQ_ERR)
+		(*events)++;
+}
+
+/*
+ * A full CQ loses the completion, reports IB_EVENT_CQ_ERR and counts
+ * cq_overflow once, and takes no more, even once polled empty.
+ */
+static void xiw_cq_overflow_reported(struct kunit *test)
+{
+	struct xiw_device *xdev = kunit_kzalloc(test, sizeof(*xdev),
+						GFP_KERNEL);
+	struct xiw_cq *cq = cq_new(test, 2);
+	int events = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, xdev);
+	cq->ibcq.device = &xdev->ibdev;
+	cq->ibcq.event_handler = cq_event;
+	cq->ibcq.cq_context = &events;
+	KUNIT_EXPECT_EQ(test, cq_put(cq, 1), 0);
+	KUNIT_EXPECT_EQ(test, cq_put(cq, 2), 0);
+	xiw_cq_kick(&cq->ibcq, cq_put(cq, 3));
+	KUNIT_EXPECT_EQ(test, events, 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&xdev->stats[XIW_STAT_CQ_OVERFLOW]),
+			1LL);
+	xiw_cq_kick(&cq->ibcq, cq_put(cq, 4));
+	cq_expect(test, cq, 1, 2);
+	xiw_cq_kick(&cq->ibcq, cq_put(cq, 5));
+	cq_expect(test, cq, 0, 0);
+	KUNIT_EXPECT_EQ(test, events, 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&xdev->stats[XIW_STAT_CQ_OVERFLOW]),
+			1LL);
+	xiw_destroy_cq(&cq->ibcq, NULL);
+}
+
 static struct kunit_case xiw_cq_cases[] = {
 	KUNIT_CASE(xiw_cq_grow_keeps_order),
 	KUNIT_CASE(xiw_cq_shrink),
 	KUNIT_CASE(xiw_cq_resize_refused),
+	KUNIT_CASE(xiw_cq_overflow_reported),
 	{}
 };
 

@@ -284,3 +284,4 @@ void xiw_cq_kick(struct ib_cq *ibcq, int todo)
 	if (todo & XIW_CQ_NOTIFY && ibcq->comp_handler)
 		ibcq->comp_handler(ibcq, ibcq->cq_context);
 }
+EXPORT_SYMBOL_IF_KUNIT(xiw_cq_kick);

@@ -11,6 +11,14 @@
 xiw_loads() {
 	load_xiw && in_dmesg 'xiw: loaded \(crc32c: '
 }
+# What a module loaded without parameters does is what users get: CRC32c
+# required (RFC 5044 section 4.4: suppression SHOULD NOT be an
+# administrative default), MPA Rev 2, and no GSO bit (a bit RFC 5044
+# reserves).
+param_is() { [ "$(cat /sys/module/xiw/parameters/$1)" = "$2" ]; }
+xiw_rfc_defaults() {
+	param_is mpa_crc required && param_is mpa_rev 2 && param_is mpa_gso N
+}
 xiw_link_add() { rdma link add xiw0 type xiw netdev eth0; }
 xiw_listed() {
 	rdma link show | tee /dev/stderr | grep -q '^link xiw0/1 .*netdev eth0' &&
@@ -38,6 +46,7 @@ xiw_netdev_gone() {
 xiw_unloads() { rmmod xiw && ! grep -q '^xiw ' /proc/modules && in_dmesg 'xiw: unloaded'; }
 
 check xiw-load xiw_loads
+check xiw-rfc-defaults xiw_rfc_defaults
 check xiw-link-add xiw_link_add
 check xiw-listed xiw_listed
 check xiw-devinfo xiw_devinfo
