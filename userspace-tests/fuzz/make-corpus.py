@@ -115,3 +115,10 @@ for ord_ in (1, 2, 4):
     wrs = bytes([1, 0, 1, 3, 0, 1, 1, 2, 1, 0])
     events = bytes(range(6)) * 40
     write("tx_order", "ord-%d" % ord_, bytes([ord_, 0, len(wrs) - 1]) + wrs + events)
+
+# The send queue: ORD 1 and 4, 4 and 16 slots, from 0 and across 2^32;
+# every kind of work request posted, then each kind of event in turn.
+for ord_, size, start in ((1, 2, 0), (4, 4, 1)):
+    posts = bytes(k * 8 + (0x80 if k == 1 else 0) for k in range(5)) * 2
+    events = bytes([2, 3, 2, 3 | 0x40, 4, 5, 6, 2, 5, 6, 0x87, 7, 6]) * 20
+    write("send_queue", "ord-%d" % ord_, bytes([ord_, size, start]) + posts + events)

@@ -19,3 +19,5 @@
 #include "placer_abi.cpp"
 #include "rdmap/tx_order.cpp"
 #include "tx_order_abi.cpp"
+#include "rdmap/send_queue.cpp"
+#include "send_queue_abi.cpp"
