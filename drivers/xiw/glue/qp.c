@@ -184,26 +184,24 @@ static void xiw_usq_release(struct xiw_qp *qp, u32 idx)
 
 /*
  * Completes send queue entries in posting order (RFC 5040 section 5.5:
- * completions are reported in the order the work requests were posted).
+ * completions are reported in the order the work requests were posted);
+ * the core says which are done.
  */
 void xiw_qp_complete_sq(struct xiw_qp *qp)
 {
-	struct xiw_swqe *w;
+	struct xiw_sq_cqe c;
 	unsigned long flags;
 	int todo = 0;
 
 	spin_lock_irqsave(&qp->sq_lock, flags);
-	while (qp->sq_head != qp->sq_tx) {
-		w = &qp->sq[qp->sq_head & (qp->sq_size - 1)];
-		if (!w->done)
-			break;
+	while (xiw_sq_complete(&qp->sq_ring, &c)) {
 		/*
 		 * The ring slot first: a process that polls the completion on
 		 * another CPU may post into that slot at once.
 		 */
-		xiw_usq_release(qp, qp->sq_head);
-		todo |= xiw_sq_complete_one(qp, w, w->status);
-		qp->sq_head++;
+		xiw_usq_release(qp, c.idx);
+		todo |= xiw_sq_complete_one(qp, xiw_swqe_at(qp, c.idx),
+					    c.status);
 	}
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	xiw_cq_kick(qp->ibqp.send_cq, todo);
@@ -212,22 +210,16 @@ void xiw_qp_complete_sq(struct xiw_qp *qp)
 /*
  * TCP let go of the last skb holding the pages of the zero-copy message at
  * @sq_idx: it is complete now, unless a flush completed it already (the
- * send queue has moved past it). In ERROR, TCP may have dropped the pages
- * unsent (a reset): the flush completes the message instead.
+ * core finds it no longer waiting). In ERROR, TCP may have dropped the
+ * pages unsent (a reset): the flush completes the message instead.
  */
 void xiw_qp_zc_sent(struct xiw_qp *qp, u32 sq_idx)
 {
-	struct xiw_swqe *w;
 	unsigned long flags;
 
 	spin_lock_irqsave(&qp->sq_lock, flags);
-	if (sq_idx - qp->sq_head < qp->sq_tx - qp->sq_head) {
-		w = &qp->sq[sq_idx & (qp->sq_size - 1)];
-		if (w->zc_wait && READ_ONCE(qp->state) != IB_QPS_ERR) {
-			w->zc_wait = 0;
-			w->done = 1;
-		}
-	}
+	xiw_sq_zc_released(&qp->sq_ring, sq_idx,
+			   READ_ONCE(qp->state) == IB_QPS_ERR);
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	xiw_qp_complete_sq(qp);
 }
@@ -255,7 +247,7 @@ static int xiw_rq_flush_one(struct xiw_qp *qp, u64 wr_id)
  */
 void xiw_qp_flush(struct xiw_qp *qp)
 {
-	struct xiw_swqe *w;
+	struct xiw_sq_cqe c;
 	unsigned long flags;
 	u32 n = 0;
 	u64 id;
@@ -263,16 +255,14 @@ void xiw_qp_flush(struct xiw_qp *qp)
 
 	spin_lock_irqsave(&qp->sq_lock, flags);
 	xiw_qp_pull_usq(qp);
-	while (qp->sq_head != qp->sq_tail) {
-		w = &qp->sq[qp->sq_head & (qp->sq_size - 1)];
+	while (xiw_sq_flush(&qp->sq_ring, &c)) {
 		if (qp->usq)	/* the slot before its completion, as above */
-			xiw_uslot_free(&qp->usq[qp->sq_head &
+			xiw_uslot_free(&qp->usq[c.idx &
 						(qp->sq_size - 1)].flags);
-		todo |= xiw_sq_complete_one(qp, w, w->done ? w->status :
-					    IB_WC_WR_FLUSH_ERR);
-		qp->sq_head++;
+		todo |= xiw_sq_complete_one(qp, xiw_swqe_at(qp, c.idx),
+					    c.flushed ? IB_WC_WR_FLUSH_ERR :
+							c.status);
 	}
-	qp->sq_tx = qp->sq_tail;
 	xiw_tx_order_flush(&qp->order);
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	xiw_cq_kick(qp->ibqp.send_cq, todo);
@@ -414,10 +404,11 @@ bool xiw_sge_usable(struct xiw_qp *qp, const struct ib_sge *sge, int num,
  * Under sq_lock, when the send queue reaches @w: a REG_MR or LOCAL_INV is
  * done now; a message's SGEs are checked now, after the registrations and
  * invalidations posted before it. True if @w is a message to transmit;
- * otherwise it is done, with IB_WC_LOC_PROT_ERR if its STags could not be
- * used (which puts the QP in ERROR, as every failed work request does).
+ * otherwise it is done with *@status, IB_WC_LOC_PROT_ERR if its STags
+ * could not be used (which puts the QP in ERROR, as every failed work
+ * request does).
  */
-bool xiw_swqe_start(struct xiw_qp *qp, struct xiw_swqe *w)
+bool xiw_swqe_start(struct xiw_qp *qp, struct xiw_swqe *w, u8 *status)
 {
 	struct xiw_device *xdev = to_xiw_dev(qp->ibqp.device);
 	int access = xiw_wr_is_read(w->opcode) ? IB_ACCESS_LOCAL_WRITE : 0;
@@ -441,8 +432,7 @@ bool xiw_swqe_start(struct xiw_qp *qp, struct xiw_swqe *w)
 			return true;
 		rc = -EINVAL;
 	}
-	w->done = 1;
-	w->status = rc ? IB_WC_LOC_PROT_ERR : IB_WC_SUCCESS;
+	*status = rc ? IB_WC_LOC_PROT_ERR : IB_WC_SUCCESS;
 	return false;
 }
 
@@ -464,9 +454,9 @@ static u8 xiw_wr_opcode_of(u8 siw_op)
 
 /*
  * One user SQE, already copied out of the shared ring, into @w. A bad
- * one still takes its slot and completes with an error.
+ * one still takes its slot and completes with an error: false.
  */
-static void xiw_swqe_from_user(struct xiw_qp *qp, struct xiw_swqe *w,
+static bool xiw_swqe_from_user(struct xiw_qp *qp, struct xiw_swqe *w,
 			       const struct siw_sqe *u)
 {
 	bool read = u->opcode == SIW_OP_READ;
@@ -504,10 +494,9 @@ static void xiw_swqe_from_user(struct xiw_qp *qp, struct xiw_swqe *w,
 	w->rkey = u->rkey;
 	w->inv = u->rkey;
 	w->remote_addr = u->raddr;
-	return;
+	return true;
 bad:
-	w->done = 1;
-	w->status = IB_WC_LOC_QP_OP_ERR;
+	return false;
 }
 
 /*
@@ -517,17 +506,21 @@ bad:
 void xiw_qp_pull_usq(struct xiw_qp *qp)
 {
 	struct siw_sqe *slot, u;
+	struct xiw_swqe *w;
+	u32 idx;
 
 	lockdep_assert_held(&qp->sq_lock);
 	if (!qp->usq)
 		return;
-	while (qp->sq_tail - qp->sq_head < qp->sq_size) {
-		slot = &qp->usq[qp->sq_tail & (qp->sq_size - 1)];
+	while (!xiw_sq_reserve(&qp->sq_ring, &idx)) {
+		slot = &qp->usq[idx & (qp->sq_size - 1)];
 		if (!xiw_uslot_valid(&slot->flags))
 			break;
 		memcpy(&u, slot, sizeof(u));	/* check what we use */
-		xiw_swqe_from_user(qp, &qp->sq[qp->sq_tail & (qp->sq_size - 1)],
-				   &u);
-		qp->sq_tail++;
+		w = xiw_swqe_at(qp, idx);
+		if (xiw_swqe_from_user(qp, w, &u))
+			xiw_sq_post(&qp->sq_ring, xiw_wr_order(w));
+		else
+			xiw_sq_post_done(&qp->sq_ring, IB_WC_LOC_QP_OP_ERR);
 	}
 }

@@ -72,16 +72,12 @@ static int xiw_rx_recv_take(struct xiw_qp *qp, u32 *len)
 /* Under sq_lock: the oldest READ still waiting for its response. */
 static struct xiw_swqe *xiw_rx_pending_read(struct xiw_qp *qp)
 {
-	struct xiw_swqe *w;
-	u32 i;
+	u32 idx;
 
 	lockdep_assert_held(&qp->sq_lock);
-	for (i = qp->sq_head; i != qp->sq_tx; i++) {
-		w = &qp->sq[i & (qp->sq_size - 1)];
-		if (xiw_wr_is_read(w->opcode) && !w->done)
-			return w;
-	}
-	return NULL;
+	if (xiw_sq_read_oldest(&qp->sq_ring, &idx))
+		return NULL;
+	return xiw_swqe_at(qp, idx);
 }
 
 /* We asked for each READ's sink at TO 0 of its first SGE's lkey. */
@@ -247,13 +243,13 @@ static int xiw_rx_read_done(struct xiw_qp *qp)
 	struct xiw_device *xdev = to_xiw_dev(qp->ibqp.device);
 	struct xiw_swqe *w;
 	unsigned long flags;
-	int rc = XIW_RX_UNEXPECTED;
+	u32 idx;
+	int rc;
 
 	spin_lock_irqsave(&qp->sq_lock, flags);
-	w = xiw_rx_pending_read(qp);
-	if (w && !WARN_ON_ONCE(xiw_tx_read_done(&qp->order))) {
-		w->done = 1;
-		rc = 0;
+	rc = xiw_sq_read_done(&qp->sq_ring, &qp->order, &idx);
+	if (!rc) {
+		w = xiw_swqe_at(qp, idx);
 		/* READ_WITH_INV: the sink's STag goes invalid with it. */
 		if (w->opcode == IB_WR_RDMA_READ_WITH_INV &&
 		    !xiw_mr_invalidate(xdev, w->inv, qp->ibqp.pd))

@@ -35,7 +35,7 @@ static int xiw_tx_fetch(void *ctx, xiw_u32 off, void *dst, xiw_size len)
 				    IB_ACCESS_REMOTE_READ,
 				    qp->tx_rreq.src_to + off, dst, len, false);
 	}
-	w = &qp->sq[qp->tx_cur & (qp->sq_size - 1)];
+	w = xiw_swqe_at(qp, qp->tx_cur);
 	if (w->flags & XIW_WQE_INLINE) {
 		memcpy(dst, w->inline_data + off, len);
 		return 0;
@@ -213,31 +213,37 @@ static int xiw_tx_push(struct xiw_qp *qp)
 }
 
 /*
- * Under sq_lock: moves sq_tx over the work the send queue need not
- * transmit, in order: REG_MR and LOCAL_INV are done, bad user WQEs are
- * already done, and the first that failed stops the queue (*@failed). The
- * core's transmit order decides whether a fence or the ORD holds the next
- * one back. Returns the message to transmit next, or NULL.
+ * Under sq_lock: the next message to transmit, or NULL. The core passes
+ * over what is done (bad user WQEs are done already; REG_MR and
+ * LOCAL_INV are done here as the queue reaches them), stops past the first
+ * that failed (*@failed), and decides whether a fence or the ORD holds the
+ * next one back. *@idx is the message's index; *@passed says whether work
+ * was passed over that may now complete.
  */
-static struct xiw_swqe *xiw_sq_next(struct xiw_qp *qp, bool *failed)
+static struct xiw_swqe *xiw_tx_next_wqe(struct xiw_qp *qp, bool *failed,
+					bool *passed, u32 *idx)
 {
 	struct xiw_swqe *w;
+	u8 status;
+	int rc;
 
 	lockdep_assert_held(&qp->sq_lock);
-	for (; qp->sq_tx != qp->sq_tail; qp->sq_tx++) {
-		w = &qp->sq[qp->sq_tx & (qp->sq_size - 1)];
-		if (!w->done && !xiw_tx_may_start(&qp->order, xiw_wr_order(w),
-						  READ_ONCE(qp->ord)))
-			return NULL;
-		if (!w->done && xiw_swqe_start(qp, w))
-			return w;
-		if (w->status != IB_WC_SUCCESS) {
-			qp->sq_tx++;
-			*failed = true;
+	for (;;) {
+		rc = xiw_sq_next(&qp->sq_ring, &qp->order, READ_ONCE(qp->ord),
+				 idx);
+		if (rc != XIW_SQ_START) {
+			*failed = rc == XIW_SQ_FAILED;
+			*passed |= *failed;
 			return NULL;
 		}
+		w = xiw_swqe_at(qp, *idx);
+		if (xiw_swqe_start(qp, w, &status)) {
+			xiw_sq_start(&qp->sq_ring, &qp->order, *idx);
+			return w;
+		}
+		xiw_sq_done(&qp->sq_ring, *idx, status);
+		*passed = true;
 	}
-	return NULL;
 }
 
 /* The next message to start: a Read Response first, then the SQ. */
@@ -245,8 +251,8 @@ static bool xiw_tx_pick(struct xiw_qp *qp, struct xiw_msg *m)
 {
 	struct xiw_swqe *w;
 	unsigned long flags;
-	bool found = false, skipped = false, failed = false;
-	u32 was, slot;
+	bool found = false, failed = false, passed = false;
+	u32 idx, slot;
 
 	memset(m, 0, sizeof(*m));
 	spin_lock_irqsave(&qp->sq_lock, flags);
@@ -262,13 +268,11 @@ static bool xiw_tx_pick(struct xiw_qp *qp, struct xiw_msg *m)
 		goto out;
 	}
 	xiw_qp_pull_usq(qp);
-	was = qp->sq_tx;
-	w = xiw_sq_next(qp, &failed);
-	skipped = qp->sq_tx != was;
+	w = xiw_tx_next_wqe(qp, &failed, &passed, &idx);
 	if (!w)
 		goto out;
 	qp->tx_read_resp = false;
-	qp->tx_cur = qp->sq_tx++;
+	qp->tx_cur = idx;
 	m->len = w->len;
 	switch (w->opcode) {
 	case IB_WR_RDMA_WRITE:
@@ -286,7 +290,6 @@ static bool xiw_tx_pick(struct xiw_qp *qp, struct xiw_msg *m)
 		m->sink_to = 0;
 		m->src_stag = w->rkey;
 		m->src_to = w->remote_addr;
-		xiw_tx_started(&qp->order, XIW_WR_READ);
 		/* Its response completes it: nothing to mark once sent. */
 		qp->tx_cur = ~0U;
 		break;
@@ -310,7 +313,7 @@ static bool xiw_tx_pick(struct xiw_qp *qp, struct xiw_msg *m)
 	found = true;
 out:
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
-	if (skipped)
+	if (passed)
 		xiw_qp_complete_sq(qp);	/* those passed over are done */
 	if (failed)
 		xiw_qp_to_error(qp);	/* after its error completion */
@@ -324,7 +327,6 @@ out:
 static void xiw_tx_message_sent(struct xiw_qp *qp)
 {
 	struct xiw_zc *zc = qp->tx_zc;
-	struct xiw_swqe *w;
 	unsigned long flags;
 
 	qp->tx_zc = NULL;
@@ -332,11 +334,7 @@ static void xiw_tx_message_sent(struct xiw_qp *qp)
 		xiw_stat_inc(to_xiw_dev(qp->ibqp.device), XIW_STAT_TX_ZCOPY_MSG);
 	if (!qp->tx_read_resp && qp->tx_cur != ~0U) {
 		spin_lock_irqsave(&qp->sq_lock, flags);
-		w = &qp->sq[qp->tx_cur & (qp->sq_size - 1)];
-		if (zc)
-			w->zc_wait = 1;
-		else
-			w->done = 1;
+		WARN_ON_ONCE(xiw_sq_sent(&qp->sq_ring, qp->tx_cur, !!zc));
 		spin_unlock_irqrestore(&qp->sq_lock, flags);
 		qp->tx_cur = ~0U;
 		if (!zc)

@@ -16,6 +16,7 @@ static void xiw_qp_free_queues(struct xiw_qp *qp)
 	xiw_umap_remove(qp->sq_umap);
 	xiw_umap_remove(qp->rq_umap);
 	kvfree(qp->sq);
+	kvfree(qp->sq_slots);
 	kvfree(qp->rq);
 	kfree(qp->irq);
 	kfree(qp->stx);
@@ -30,6 +31,9 @@ static int xiw_qp_alloc_queues(struct xiw_qp *qp, struct ib_qp_cap *cap)
 {
 	qp->sq_size = roundup_pow_of_two(max(cap->max_send_wr, 1U));
 	qp->sq = kvcalloc(qp->sq_size, sizeof(*qp->sq), GFP_KERNEL);
+	qp->sq_slots = kvcalloc(qp->sq_size, sizeof(*qp->sq_slots),
+				GFP_KERNEL);
+	xiw_sq_init(&qp->sq_ring, qp->sq_slots, qp->sq_size);
 	if (!qp->srq) {
 		qp->rq_size = roundup_pow_of_two(max(cap->max_recv_wr, 1U));
 		qp->rq = kvcalloc(qp->rq_size, sizeof(*qp->rq), GFP_KERNEL);
@@ -39,7 +43,7 @@ static int xiw_qp_alloc_queues(struct xiw_qp *qp, struct ib_qp_cap *cap)
 	qp->stx = kzalloc(xiw_stx_size(), GFP_KERNEL);
 	qp->srx = kzalloc(xiw_srx_size(), GFP_KERNEL);
 	qp->placer = kzalloc(xiw_placer_size(), GFP_KERNEL);
-	if (!qp->sq || (!qp->srq && !qp->rq) || !qp->irq || !qp->stx ||
+	if (!qp->sq || !qp->sq_slots || (!qp->srq && !qp->rq) || !qp->irq || !qp->stx ||
 	    !qp->srx || !qp->placer || xiw_zc_attach(qp)) {
 		xiw_qp_free_queues(qp);
 		return -ENOMEM;
@@ -325,8 +329,10 @@ int xiw_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 {
 	struct xiw_qp *qp = to_xiw_qp(ibqp);
 	enum ib_qp_state state = READ_ONCE(qp->state);
+	struct xiw_swqe *w;
 	unsigned long flags;
 	int rc = 0;
+	u32 idx;
 
 	/* A user QP's doorbell: the work is in its mapped SQ ring. */
 	if (qp->usq) {
@@ -340,15 +346,14 @@ int xiw_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	}
 	spin_lock_irqsave(&qp->sq_lock, flags);
 	for (; wr; wr = wr->next) {
-		if (qp->sq_tail - qp->sq_head == qp->sq_size) {
-			rc = -ENOMEM;
-			break;
-		}
-		rc = xiw_swqe_fill(qp, &qp->sq[qp->sq_tail & (qp->sq_size - 1)],
-				   wr);
+		rc = xiw_sq_reserve(&qp->sq_ring, &idx);
 		if (rc)
 			break;
-		qp->sq_tail++;
+		w = xiw_swqe_at(qp, idx);
+		rc = xiw_swqe_fill(qp, w, wr);
+		if (rc)
+			break;
+		xiw_sq_post(&qp->sq_ring, xiw_wr_order(w));
 	}
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
 	if (rc)

@@ -15,6 +15,7 @@
 
 #include <xiw/env.h>
 #include <xiw/placer.h>
+#include <xiw/send_queue.h>
 #include <xiw/tx_order.h>
 #include <xiw/stream.h>
 
@@ -101,9 +102,6 @@ struct xiw_swqe {
 	u8 opcode;		/* enum ib_wr_opcode */
 	u8 num_sge;
 	u8 flags;		/* XIW_WQE_* */
-	u8 done;		/* sent, or its Read Response arrived */
-	u8 zc_wait;		/* sent, TCP still holds its pages */
-	u8 status;		/* enum ib_wc_status once done */
 	union {
 		struct ib_sge sge[XIW_MAX_SGE];
 		u8 inline_data[XIW_MAX_INLINE];
@@ -231,13 +229,15 @@ struct xiw_qp {
 	 */
 	void (*llp_close)(struct xiw_qp *qp);
 
-	/* Send queue: head <= tx <= tail, free-running, under sq_lock. */
+	/*
+	 * Send queue, under sq_lock: the work requests, and their life cycle
+	 * (include/xiw/send_queue.h) in the core's sq_ring over sq_slots.
+	 */
 	spinlock_t sq_lock;
 	struct xiw_swqe *sq;
+	struct xiw_sq_slot *sq_slots;
+	struct xiw_sq sq_ring;
 	u32 sq_size;			/* a power of two */
-	u32 sq_head;			/* oldest not completed */
-	u32 sq_tx;			/* next to transmit */
-	u32 sq_tail;			/* next free */
 	/* Our READs out and the peer's Read Requests held, under sq_lock. */
 	struct xiw_tx_order order;
 
@@ -365,6 +365,12 @@ static inline struct xiw_qp *to_xiw_qp(struct ib_qp *ibqp)
 	return container_of(ibqp, struct xiw_qp, ibqp);
 }
 
+/* The work request in send queue slot @idx (free-running). */
+static inline struct xiw_swqe *xiw_swqe_at(struct xiw_qp *qp, u32 idx)
+{
+	return &qp->sq[idx & (qp->sq_size - 1)];
+}
+
 static inline struct xiw_srq *to_xiw_srq(struct ib_srq *ibsrq)
 {
 	return container_of(ibsrq, struct xiw_srq, ibsrq);
@@ -460,7 +466,7 @@ s64 xiw_sge_len(const struct ib_sge *sge, int num);
 bool xiw_sge_usable(struct xiw_qp *qp, const struct ib_sge *sge, int num,
 		    int access);
 void xiw_qp_pull_usq(struct xiw_qp *qp);
-bool xiw_swqe_start(struct xiw_qp *qp, struct xiw_swqe *w);
+bool xiw_swqe_start(struct xiw_qp *qp, struct xiw_swqe *w, u8 *status);
 
 /* srq.c */
 int xiw_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
