@@ -44,10 +44,26 @@ barrier() {
 # expression, and records the rest as skipped. The test keeps its whole
 # matrix on the stock kernel in `make check`.
 at_depth() {
-	[ "${DEPTH:-full}" = full ] && return 0
-	echo "$1" | grep -qE "^(${QUICK:-.*})$" && return 0
+	in_depth "$1" && return 0
 	echo "SKIP $TEST/$1" >> "$OUT/results"
 	return 1
+}
+
+# in_depth NAME: at_depth's answer, recording nothing.
+in_depth() {
+	[ "${DEPTH:-full}" = full ] && return 0
+	echo "$1" | grep -qE "^(${QUICK:-.*})$"
+}
+
+# wait_file FILE SECONDS: FILE exists, looked for every 0.2 s (retry's
+# whole seconds add up when every case waits for a file).
+wait_file() {
+	_left=$(($2 * 5))
+	while [ ! -e "$1" ]; do
+		_left=$((_left - 1))
+		[ $_left -gt 0 ] || return 1
+		sleep 0.2
+	done
 }
 
 # retry TRIES CMD...: run CMD until it succeeds, a second apart.

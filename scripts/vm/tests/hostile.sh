@@ -89,9 +89,6 @@ setup() {
 	echo Y > $P/mpa_log && echo N > $P/mpa_peer_to_peer &&
 	retry 10 ping -c 1 -W 2 "$PEER_IP" >/dev/null
 }
-check setup setup || exit 1
-barrier setup || exit 1
-
 # make check's debug-kernel boot (DEPTH=quick) runs the DDP cases whose
 # octets reach xiw's placement and completion code (where KASAN matters);
 # those refused from the headers or an STag lookup alone (queue, MSN,
@@ -105,18 +102,29 @@ QUICK="$QUICK|interleave-write|read-resp-unsolicited|send-continuation-too-long"
 estab() { n=$(ss -Htn state established "dport = :$1") && echo "$n" | grep -c .; }
 
 # ddp CASE PORT PROBE_PARAMS EXPECT: VM 1 plays CASE, VM 0's probe must
-# report EXPECT (a regular expression).
+# report EXPECT (a regular expression). VM 1's one `ddp_peer.py serve`
+# (started below) plays every case but the stalled ones, which start a
+# peer of their own.
 ddp() {
 	c=$1 port=$2 params=$3 expect=$4
 	at_depth "$c" || return 0
 	if [ "$VM_IDX" = 1 ]; then
-		rm -f "$OUT/ready-$c"
-		$DDP "$c" "$port" "$OUT/ready-$c" > "$OUT/ddp-$c.txt" 2>&1 &
-		peer=$!
-		retry 30 test -e "$OUT/ready-$c"
-		barrier "$c-listen" 60
-		check "$c-peer" wait $peer
-		cat "$OUT/ddp-$c.txt"
+		case $c in
+		stalled*)
+			rm -f "$OUT/ready-$c"
+			$DDP "$c" "$port" "$OUT/ready-$c" > "$OUT/ddp-$c.txt" 2>&1 &
+			peer=$!
+			retry 30 test -e "$OUT/ready-$c"
+			barrier "$c-listen" 60
+			check "$c-peer" wait $peer
+			cat "$OUT/ddp-$c.txt"
+			;;
+		*)
+			barrier "$c-listen" 60
+			check "$c-peer" peer_passed "$c"
+			cat "$SERVED/ddp-$c.txt"
+			;;
+		esac
 		case $c in stalled*) barrier "$c-peer-done" 120 ;; esac
 	else
 		barrier "$c-listen" 60
@@ -137,40 +145,86 @@ ddp() {
 	barrier "$c-done" 120
 }
 
-ddp interleave 7490 "" 'probe send=0 recv=0:32:A16B16 read=0:R64( |$)'
-ddp interleave-complete 7491 "" 'probe send=0 recv=0:32:A16B16 read=0:R64( |$)'
-ddp short-response 7492 "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
-ddp gap-response 7493 "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
-ddp ird0 7494 "ird=0" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
-ddp sendinv-bad-crc 7497 "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
-ddp after-terminate 7498 "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
-# Flushed (status 5) within the probe's 4 s, while the peer reads nothing.
+# peer_passed CASE: the server's verdict on CASE, once it has one (its
+# initiator may take up to LIMIT, 30 s, to come); none if it is gone.
+# The first case's wait also covers the set-up barrier.
+peer_passed() {
+	_left=300
+	while [ ! -e "$SERVED/rc-$1" ]; do
+		kill -0 "$server" 2>/dev/null || { echo "ddp_peer.py serve is gone"; return 1; }
+		_left=$((_left - 1))
+		[ $_left -gt 0 ] || return 1
+		sleep 0.2
+	done
+	[ "$(cat "$SERVED/rc-$1")" = 0 ]
+}
+
+# ddp_cases F: calls F CASE PORT PROBE_PARAMS EXPECT for each case served
+# by one peer, in the order they run.
+ddp_cases() {
+	$1 interleave 7490 "" 'probe send=0 recv=0:32:A16B16 read=0:R64( |$)'
+	$1 interleave-complete 7491 "" 'probe send=0 recv=0:32:A16B16 read=0:R64( |$)'
+	$1 short-response 7492 "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
+	$1 gap-response 7493 "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
+	$1 ird0 7494 "ird=0" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
+	$1 sendinv-bad-crc 7497 "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
+	$1 after-terminate 7498 "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
+	# Broken rules of RFC 5041 and RFC 5040 (ddp_peer.py names the
+	# TERMINATE each must get): the stream ends, the receive and the READ
+	# are flushed.
+	port=7510
+	for c in send-too-long send-no-buffer bad-qn bad-ddp-version bad-rdmap-version \
+		bad-opcode write-bad-stag read-req-bad-stag read-resp-too-long read-resp-bad-stag; do
+		$1 "$c" $port "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
+		port=$((port + 1))
+	done
+	# More of them (write-to-wrap ... short-ulpdu): every TERMINATE code
+	# the stream can produce, tagged and untagged, as ddp_peer.py lists
+	# them.
+	port=7520
+	for c in write-to-wrap read-req-to-wrap write-wrong-key read-req-wrong-key \
+		read-resp-wrong-key write-empty-bad-stag bad-mo send-empty-not-last \
+		send-continuation-too-long sendinv-cannot read-req-bad-msn \
+		read-req-payload read-req-not-last read-req-on-send-queue \
+		tagged-bad-ddp-version tagged-send short-ulpdu peer-terminate; do
+		$1 "$c" $port "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
+		port=$((port + 1))
+	done
+	$1 read-resp-unsolicited 7540 "" 'probe send=0 recv=[1-9][0-9]*:0: read=0:R64( |$)'
+	$1 send-msn-repeat 7541 "" 'probe send=0 recv=0:16:A16 read=[1-9][0-9]*:'
+	$1 interleave-write 7542 "" 'probe send=0 recv=0:32:A16B16 read=0:R64( |$)'
+}
+
+# VM 1: one peer for every case this boot runs (in_depth: at_depth
+# records the skipped ones when ddp meets them).
+served() { in_depth "$1" && SERVE="$SERVE $1:$2"; }
+SERVED=$OUT/served
+if [ "$VM_IDX" = 1 ]; then
+	SERVE=
+	ddp_cases served
+	rm -rf "$SERVED" && mkdir -p "$SERVED"
+	$DDP serve "$SERVED" $SERVE > "$OUT/ddp-serve.txt" 2>&1 &
+	server=$!
+fi
+# The peer's python starts (tens of seconds on the debug kernel) while
+# xiw loads.
+check setup setup || exit 1
+if [ "$VM_IDX" = 1 ]; then
+	check ddp-peer-listening wait_file "$SERVED/ready" 60
+fi
+barrier setup || exit 1
+ddp_cases ddp
+if [ "$VM_IDX" = 1 ]; then
+	check ddp-peer-exit wait $server
+	cat "$OUT/ddp-serve.txt"
+fi
+
+# A peer whose host stops taking what xiw sends. Flushed (status 5)
+# within the probe's 4 s, while the peer reads nothing.
 ddp stalled 7502 "probe_flood=1024" 'probe send=0 recv=5:0: read=5:[^ ]* write=5( |$)'
 [ "$VM_IDX" = 0 ] && echo gather > $P/tx_payload
 ddp stalled-gather 7503 "probe_flood=1024" 'probe send=0 recv=5:0: read=5:[^ ]* write=5( |$)'
 [ "$VM_IDX" = 0 ] && echo zero-copy > $P/tx_payload
-# Broken rules of RFC 5041 and RFC 5040 (ddp_peer.py names the TERMINATE
-# each must get): the stream ends, the receive and the READ are flushed.
-port=7510
-for c in send-too-long send-no-buffer bad-qn bad-ddp-version bad-rdmap-version \
-	bad-opcode write-bad-stag read-req-bad-stag read-resp-too-long read-resp-bad-stag; do
-	ddp "$c" $port "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
-	port=$((port + 1))
-done
-# More of them (write-to-wrap ... short-ulpdu): every TERMINATE code the
-# stream can produce, tagged and untagged, as ddp_peer.py lists them.
-port=7520
-for c in write-to-wrap read-req-to-wrap write-wrong-key read-req-wrong-key \
-	read-resp-wrong-key write-empty-bad-stag bad-mo send-empty-not-last \
-	send-continuation-too-long sendinv-cannot read-req-bad-msn \
-	read-req-payload read-req-not-last read-req-on-send-queue \
-	tagged-bad-ddp-version tagged-send short-ulpdu peer-terminate; do
-	ddp "$c" $port "" 'probe send=0 recv=[1-9][0-9]*:0: read=[1-9][0-9]*:'
-	port=$((port + 1))
-done
-ddp read-resp-unsolicited 7540 "" 'probe send=0 recv=[1-9][0-9]*:0: read=0:R64( |$)'
-ddp send-msn-repeat 7541 "" 'probe send=0 recv=0:16:A16 read=[1-9][0-9]*:'
-ddp interleave-write 7542 "" 'probe send=0 recv=0:32:A16B16 read=0:R64( |$)'
 
 # Peer-to-peer accept on iw_cm's queue.
 if [ "$VM_IDX" = 1 ]; then

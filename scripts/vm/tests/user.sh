@@ -82,8 +82,8 @@ for t in write_bw read_bw send_bw write_lat read_lat send_lat; do
 	pair "ib_$t" "ib_$t -R -d xiw0 -n $PERF_N -s 65536 -F" \
 		"ib_$t -R -d xiw0 -n $PERF_N -s 65536 -F $PEER_IP"
 done
-pair ib_send_bw-srq "ib_send_bw -R -d xiw0 --use-srq -n 200 -s 65536 -F" \
-	"ib_send_bw -R -d xiw0 --use-srq -n 200 -s 65536 -F $PEER_IP"
+pair ib_send_bw-srq "ib_send_bw -R -d xiw0 --use-srq -n $PERF_N -s 65536 -F" \
+	"ib_send_bw -R -d xiw0 --use-srq -n $PERF_N -s 65536 -F $PEER_IP"
 
 # Zero-copy transmit: with GSO-sized FPDUs (mpa_gso on both sides) TCP
 # sends the registered pages themselves (tx_payload's default), and a
@@ -93,8 +93,8 @@ echo Y > /sys/module/xiw/parameters/mpa_gso
 at tx_zcopy_msg
 pair pattern-zcopy "$XIW_PATTERN -s $MY_IP" "$XIW_PATTERN -c $PEER_IP"
 for t in write_bw read_bw; do
-	pair "ib_$t-zcopy" "ib_$t -R -d xiw0 -n 200 -s 65536 -F" \
-		"ib_$t -R -d xiw0 -n 200 -s 65536 -F $PEER_IP"
+	pair "ib_$t-zcopy" "ib_$t -R -d xiw0 -n $PERF_N -s 65536 -F" \
+		"ib_$t -R -d xiw0 -n $PERF_N -s 65536 -F $PEER_IP"
 done
 check zcopy-used grew tx_zcopy_msg 1
 echo N > /sys/module/xiw/parameters/mpa_gso
