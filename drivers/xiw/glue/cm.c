@@ -614,7 +614,8 @@ static int xiw_cep_stream(struct xiw_cep *cep)
 	 * ULP's, but at least one READ is served (a ULP's 0 there meant
 	 * "not negotiated").
 	 */
-	xiw_qp_connected(cep->qp, a->enhanced ? a->ird : max_t(u16, a->ird, 1),
+	xiw_qp_connected(cep->qp, a,
+			 a->enhanced ? a->ird : max_t(u16, a->ird, 1),
 			 a->ord);
 	write_lock_bh(&sk->sk_callback_lock);
 	cep->streaming = true;
@@ -1437,6 +1438,39 @@ void xiw_cm_device_gone(struct xiw_device *xdev)
 		xiw_cep_put(cep);
 	}
 	flush_workqueue(xiw_cm_wq);
+}
+
+/*
+ * A snapshot for `rdma resource show cm_id`. No cep->lock: the lock is
+ * held while events go up, and a ULP that destroys its rdma_cm id from
+ * its handler waits there for this dump to let go of the id (restrack).
+ * The state may be stale by the time it is printed, as any such listing.
+ */
+int xiw_cm_info(struct iw_cm_id *id, struct xiw_cm_info *info)
+{
+	static const char *const names[] = {
+		[XIW_CEP_IDLE] = "idle",
+		[XIW_CEP_LISTEN] = "listen",
+		[XIW_CEP_CONNECTING] = "connecting",
+		[XIW_CEP_MPA] = "mpa",
+		[XIW_CEP_CONNECTED] = "connected",
+		[XIW_CEP_CLOSED] = "closed",
+	};
+	struct xiw_cep *cep = xiw_cep_of(id);
+	enum xiw_cep_state state;
+
+	if (!cep)
+		return -ENOENT;
+	/* Written under cep->lock, which this snapshot may not take. */
+	state = data_race(cep->state);
+	info->state = state < ARRAY_SIZE(names) ? names[state] : "?";
+	info->initiator = cep->initiator;
+	info->listener = state == XIW_CEP_LISTEN;
+	spin_lock(&cep->children_lock);
+	info->half_open = cep->n_half_open;
+	spin_unlock(&cep->children_lock);
+	xiw_cep_put(cep);
+	return 0;
 }
 
 void xiw_cm_exit(void)

@@ -26,4 +26,15 @@ int xiw_iw_destroy_listen(struct iw_cm_id *id);
  */
 void xiw_cm_qp_drop(struct xiw_qp *qp);
 
+/* What `rdma resource show cm_id` shows of a connection (restrack.c). */
+struct xiw_cm_info {
+	const char *state;	/* listen, connecting, mpa, connected, ... */
+	bool initiator;
+	bool listener;
+	u32 half_open;		/* listener: Requests not yet complete */
+};
+
+/* 0 and @info filled if @id has a connection endpoint, else -ENOENT. */
+int xiw_cm_info(struct iw_cm_id *id, struct xiw_cm_info *info);
+
 #endif /* XIW_CM_H */

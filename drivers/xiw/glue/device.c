@@ -98,6 +98,7 @@ static struct xiw_device *xiw_device_alloc(struct net_device *netdev)
 	ib_set_device_ops(ibdev, &xiw_device_ops);
 	ib_set_device_ops(ibdev, &xiw_verbs_ops);
 	ib_set_device_ops(ibdev, &xiw_stats_ops);
+	ib_set_device_ops(ibdev, &xiw_restrack_ops);
 	/* The siw provider's doorbell is an empty post_send command. */
 	ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND);
 	return xdev;

@@ -5,7 +5,7 @@
  * Device and port queries, user contexts (siw ABI), protection domains, and
  * the tables of the other objects: CQs (cq.c), QPs (qp.c, qp_rx.c,
  * qp_tx.c), SRQs (srq.c), MRs (mr.c), connections (cm.c), counters
- * (stats.c).
+ * (stats.c), resource attributes (restrack.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

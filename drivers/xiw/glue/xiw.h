@@ -14,6 +14,7 @@
 #include <rdma/siw-abi.h>
 
 #include <xiw/env.h>
+#include <xiw/mpa_conn.h>
 #include <xiw/placer.h>
 #include <xiw/send_queue.h>
 #include <xiw/tx_order.h>
@@ -222,6 +223,9 @@ struct xiw_qp {
 					 */
 	bool sq_sig_all;
 	struct xiw_cep *cep;		/* the connection, while there is one */
+	/* What MPA agreed, once connected (under lock; restrack.c). */
+	struct xiw_mpa_agreed mpa;
+	bool mpa_known;
 	/*
 	 * How the data path ends the connection: set by the CM when it binds
 	 * the QP (under lock, WRITE_ONCE), read with READ_ONCE, never
@@ -388,6 +392,8 @@ void xiw_device_exit(void);
 /* verbs.c */
 extern const struct ib_device_ops xiw_verbs_ops;
 extern const struct ib_device_ops xiw_stats_ops;
+/* restrack.c */
+extern const struct ib_device_ops xiw_restrack_ops;
 
 /* cq.c */
 #ifdef XIW_HAVE_CQ_ATTRS
@@ -446,7 +452,8 @@ void xiw_qp_kick(struct xiw_qp *qp);
 struct xiw_qp *xiw_qp_lookup(struct xiw_device *xdev, u32 qpn);
 void xiw_qp_get(struct xiw_qp *qp);
 void xiw_qp_put(struct xiw_qp *qp);
-void xiw_qp_connected(struct xiw_qp *qp, u16 ird, u16 ord);
+void xiw_qp_connected(struct xiw_qp *qp, const struct xiw_mpa_agreed *a,
+		      u16 ird, u16 ord);
 void xiw_qp_disconnected(struct xiw_qp *qp);
 void xiw_qp_to_error(struct xiw_qp *qp);
 void xiw_qp_fatal(struct xiw_qp *qp, enum ib_event_type ev);

@@ -19,7 +19,7 @@ barrier setup || exit 1
 # checker on every path (SRQ, zero-copy, the MTU change), RDMA READ from
 # perftest, and the link going down; the rest of the perftest matrix runs
 # on the stock kernel and in check-full.
-QUICK='rping|ucmatose|pattern|pattern-srq|pattern-mtu|ib_read_bw|pattern-zcopy|link-down'
+QUICK='rping|ucmatose|pattern|pattern-srq|rdma-resource|pattern-mtu|ib_read_bw|pattern-zcopy|link-down'
 
 # pair NAME "server command" "client command": the server runs in the
 # foreground with a timeout; the client retries while the server is not
@@ -47,6 +47,48 @@ pair pattern "$XIW_PATTERN -s $MY_IP" "$XIW_PATTERN -c $PEER_IP"
 # The same with the server's receives on a shared receive queue, its limit
 # event and LAST_WQE_REACHED checked.
 pair pattern-srq "$XIW_PATTERN -q -s $MY_IP" "$XIW_PATTERN -c $PEER_IP"
+
+# rdma resource (Documentation/admin-guide.rst, Resources): while the
+# pattern checker repeats its checks for 5 s, VM 1 lists its QP, cm_id,
+# CQs and MRs with xiw's attributes (-dd; Debian's rdma prints them as
+# drv_NAME VALUE), all in one go; the QP shows what MPA agreed with the
+# defaults (Revision 2 with RFC 6581, CRC, no Markers, peer-to-peer with
+# an RTR) and its queues, the cm_id a connected initiator.
+has() { tr '\n' ' ' < "$OUT/res-$1.txt" | grep -qE -- "$2" || { echo "$1: no \"$2\""; return 1; }; }
+res_all() {
+	for o in qp cm_id; do
+		rdma -dd resource show $o link xiw0/1 > "$OUT/res-$o.txt" 2>&1 || return 1
+	done
+	for o in cq mr; do
+		rdma -dd resource show $o dev xiw0 > "$OUT/res-$o.txt" 2>&1 || return 1
+	done
+	for want in 'state RTS' 'drv_mpa_rev 2 ' 'drv_enhanced 1 ' 'drv_crc 1 ' \
+		'drv_markers_tx 0 ' 'drv_markers_rx 0 ' 'drv_peer_to_peer 1 ' \
+		'drv_rtr (send|write|read) ' 'drv_ird [1-9]' 'drv_ord [1-9]' \
+		'drv_sq_depth [1-9]' 'drv_reads_out [0-9]' 'drv_peer_ird [1-9]'; do
+		has qp "$want" || return 1
+	done
+	has cm_id 'drv_cep connected drv_initiator 1 ' &&
+	has cq 'drv_cq_depth [1-9][0-9]* drv_user 1 ' &&
+	has mr 'drv_kind user drv_valid 1 drv_pages [1-9]'
+}
+if ! at_depth rdma-resource; then
+	:
+elif [ "$VM_IDX" = 0 ]; then
+	barrier res-go 60
+	check rdma-resource-server timeout 120 $XIW_PATTERN -s "$MY_IP"
+	barrier res-done 150
+else
+	barrier res-go 60
+	sleep 2
+	retry 30 timeout 100 $XIW_PATTERN -c "$PEER_IP" -t 5 > "$OUT/res-pattern.txt" 2>&1 &
+	pat=$!
+	check rdma-resource retry 20 res_all
+	cat "$OUT"/res-qp.txt "$OUT"/res-cm_id.txt "$OUT"/res-cq.txt "$OUT"/res-mr.txt
+	check rdma-resource-client wait $pat
+	cat "$OUT/res-pattern.txt"
+	barrier res-done 150
+fi
 
 # The MTU changes under traffic: VM 1's eth0 cycles through 1000, 600 and
 # 1500 octets while its pattern checker runs. Every byte still arrives,
