@@ -33,6 +33,11 @@ int xiw_ddp_encode_rtr_response(const struct xiw_ddp_rtr *rtr, void *buf,
 /* ULPDU of a TERMINATE reporting MPA error @code (Layer 2, EType 0) */
 int xiw_ddp_encode_mpa_term(xiw_u8 code, xiw_u32 msn, void *buf,
 			    xiw_size len);
+/*
+ * The RFCs' name of the error a TERMINATE carries (@layer, @etype, @code),
+ * for log lines; "unknown error" if they define none. Never NULL.
+ */
+const char *xiw_term_name(xiw_u8 layer, xiw_u8 etype, xiw_u8 code);
 
 #ifdef __cplusplus
 }

@@ -84,3 +84,29 @@ TEST(DdpAbi, ReadRtrIsAnsweredAtItsSink) {
 }
 
 }  // namespace
+
+// The names of RFC 5040 section 7, RFC 5041 section 7 and RFC 5044/6581
+// section 8, for the log lines of every TERMINATE.
+TEST(DdpAbi, TerminateNamesAreTheRfcs) {
+  EXPECT_STREQ(xiw_term_name(0, 1, 0x00), "RDMAP invalid STag");
+  EXPECT_STREQ(xiw_term_name(0, 1, 0x02), "RDMAP access rights violation");
+  EXPECT_STREQ(xiw_term_name(0, 2, 0x06), "RDMAP unexpected OpCode");
+  EXPECT_STREQ(xiw_term_name(0, 2, 0x09), "RDMAP STag cannot be invalidated");
+  EXPECT_STREQ(xiw_term_name(1, 1, 0x03), "DDP tagged: TO wrap");
+  EXPECT_STREQ(xiw_term_name(1, 2, 0x01), "DDP untagged: invalid QN");
+  EXPECT_STREQ(xiw_term_name(1, 2, 0x05), "DDP untagged: message too long for available buffer");
+  EXPECT_STREQ(xiw_term_name(2, 0, XIW_MPA_ERR_CRC), "MPA: CRC error");
+  EXPECT_STREQ(xiw_term_name(2, 0, XIW_MPA_ERR_RTR), "MPA: no matching RTR option");
+  // Local catastrophic errors take any code.
+  EXPECT_STREQ(xiw_term_name(0, 0, 0x42), "RDMAP local catastrophic error");
+  EXPECT_STREQ(xiw_term_name(1, 0, 0xff), "DDP local catastrophic error");
+}
+
+TEST(DdpAbi, UndefinedTerminatesHaveAName) {
+  EXPECT_STREQ(xiw_term_name(0, 1, 0x05), "unknown error");
+  EXPECT_STREQ(xiw_term_name(1, 2, 0x00), "unknown error");
+  EXPECT_STREQ(xiw_term_name(2, 0, 0), "unknown error");
+  EXPECT_STREQ(xiw_term_name(2, 1, XIW_MPA_ERR_CRC), "unknown error");
+  EXPECT_STREQ(xiw_term_name(3, 0, 0), "unknown error");
+  EXPECT_STREQ(xiw_term_name(15, 15, 0xff), "unknown error");
+}

@@ -70,4 +70,8 @@ int xiw_ddp_encode_mpa_term(xiw_u8 code, xiw_u32 msn, void* buf, xiw_size len) {
   return xiw::abi::to_abi(xiw::ddp::encode_terminate(t, msn, kstd::as_writable_bytes(buf, len)));
 }
 
+const char* xiw_term_name(xiw_u8 layer, xiw_u8 etype, xiw_u8 code) {
+  return xiw::ddp::term_name({layer, etype, code});
+}
+
 }  // extern "C"

@@ -587,6 +587,7 @@ static int xiw_cep_stream(struct xiw_cep *cep)
 	struct xiw_mpa_agreed *a = &cep->agreed;
 	struct xiw_stream_cfg tx = {}, rx = {};
 	struct sock *sk = cep->sock->sk;
+	struct sockaddr_storage peer = {};
 	int rc;
 
 	tx.markers = a->send_markers;
@@ -601,6 +602,8 @@ static int xiw_cep_stream(struct xiw_cep *cep)
 				   a->send_markers);
 	tx.pos = xiw_mpa_tx_position(cep->tx);
 	rx.pos = xiw_mpa_rx_position(cep->rx);
+	/* For log lines only: a failure leaves it empty. */
+	kernel_getpeername(cep->sock, (struct sockaddr *)&peer);
 	/* MPA fencing: a client-server responder waits for an FPDU. */
 	rc = xiw_qp_stream_start(cep->qp, cep->sock, &tx, &rx,
 				 !cep->initiator && !a->peer_to_peer, a->gso);
@@ -614,7 +617,7 @@ static int xiw_cep_stream(struct xiw_cep *cep)
 	 * ULP's, but at least one READ is served (a ULP's 0 there meant
 	 * "not negotiated").
 	 */
-	xiw_qp_connected(cep->qp, a,
+	xiw_qp_connected(cep->qp, a, &peer,
 			 a->enhanced ? a->ird : max_t(u16, a->ird, 1),
 			 a->ord);
 	write_lock_bh(&sk->sk_callback_lock);
@@ -695,6 +698,20 @@ static void xiw_cep_connect_request(struct xiw_cep *cep)
 
 static int xiw_cep_retry_unenhanced(struct xiw_cep *cep);
 
+/* One line per TERMINATE of the Startup Phase (RFC 6581 section 9.3). */
+static void xiw_cep_log_term(struct xiw_cep *cep, u8 code)
+{
+	struct sockaddr_storage peer = {};
+
+	if (cep->sock)
+		kernel_getpeername(cep->sock, (struct sockaddr *)&peer);
+	pr_notice_ratelimited("xiw: %s peer %pISpc: TERMINATE sent: layer %u type %u code %#x: %s\n",
+			      cep->initiator ? "initiator" : "responder", &peer,
+			      XIW_TERM_LAYER_LLP, XIW_TERM_ETYPE_MPA, code,
+			      xiw_term_name(XIW_TERM_LAYER_LLP,
+					    XIW_TERM_ETYPE_MPA, code));
+}
+
 static void xiw_cep_step(struct xiw_cep *cep, const struct xiw_mpa_step *s)
 {
 	struct xiw_mpa_step next;
@@ -714,8 +731,10 @@ static void xiw_cep_step(struct xiw_cep *cep, const struct xiw_mpa_step *s)
 	if (!rc && s->terminate) {
 		/* RFC 6581 9.3: the TERMINATE goes out before the reset. */
 		n = xiw_ddp_encode_mpa_term(s->terminate, 1, msg, sizeof(msg));
-		if (n > 0 && !xiw_cep_send_fpdu(cep, msg, n))
+		if (n > 0 && !xiw_cep_send_fpdu(cep, msg, n)) {
 			xiw_stat_inc(cep->xdev, XIW_STAT_TX_TERMINATE);
+			xiw_cep_log_term(cep, s->terminate);
+		}
 	}
 	if (!rc && s->rtr) {
 		n = xiw_ddp_encode_rtr(s->rtr, msg, sizeof(msg));

@@ -59,7 +59,7 @@ struct xiw_qp *xiw_qp_lookup(struct xiw_device *xdev, u32 qpn)
 
 /* Called by the CM when MPA completes: Full Operation. */
 void xiw_qp_connected(struct xiw_qp *qp, const struct xiw_mpa_agreed *a,
-		      u16 ird, u16 ord)
+		      const struct sockaddr_storage *peer, u16 ird, u16 ord)
 {
 	spin_lock_bh(&qp->lock);
 	if (qp->state != IB_QPS_ERR && qp->state != IB_QPS_RESET)
@@ -68,6 +68,7 @@ void xiw_qp_connected(struct xiw_qp *qp, const struct xiw_mpa_agreed *a,
 	WRITE_ONCE(qp->ord, ord);
 	qp->mpa = *a;
 	qp->mpa_known = true;
+	qp->peer = *peer;
 	spin_unlock_bh(&qp->lock);
 }
 

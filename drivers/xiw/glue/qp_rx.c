@@ -14,6 +14,7 @@
 #include <linux/skbuff.h>
 #include <net/tcp.h>
 
+#include <xiw/ddp.h>
 #include <xiw/stream.h>
 
 #include "params.h"
@@ -299,9 +300,10 @@ static void xiw_rx_validated(struct xiw_qp *qp)
 
 static void xiw_rx_terminated(struct xiw_qp *qp, const struct xiw_term_cause *c)
 {
-	if (xiw_params_log())
-		pr_info("xiw: qp %u: TERMINATE received: layer %u type %u code %#x\n",
-			qp->ibqp.qp_num, c->layer, c->etype, c->code);
+	pr_notice_ratelimited("xiw: qp %u peer %pISpc: TERMINATE received: layer %u type %u code %#x: %s\n",
+			      qp->ibqp.qp_num, &qp->peer, c->layer, c->etype,
+			      c->code,
+			      xiw_term_name(c->layer, c->etype, c->code));
 	xiw_stat_inc(to_xiw_dev(qp->ibqp.device), XIW_STAT_RX_TERMINATE);
 	qp->rx_dead = true;
 	xiw_qp_fatal(qp, IB_EVENT_QP_FATAL);
@@ -336,9 +338,10 @@ static void xiw_rx_failed(struct xiw_qp *qp, int rc)
 	struct xiw_term_cause c;
 
 	xiw_srx_cause(qp->srx, &c);
-	if (xiw_params_log())
-		pr_info("xiw: qp %u: stream error %d: TERMINATE layer %u type %u code %#x\n",
-			qp->ibqp.qp_num, rc, c.layer, c.etype, c.code);
+	pr_notice_ratelimited("xiw: qp %u peer %pISpc: TERMINATE sent: layer %u type %u code %#x: %s (stream error %d)\n",
+			      qp->ibqp.qp_num, &qp->peer, c.layer, c.etype,
+			      c.code, xiw_term_name(c.layer, c.etype, c.code),
+			      rc);
 	qp->rx_dead = true;
 	WRITE_ONCE(qp->term_pending, true);
 	/* The peer broke our access rules, or the stream broke. */

@@ -223,9 +223,14 @@ struct xiw_qp {
 					 */
 	bool sq_sig_all;
 	struct xiw_cep *cep;		/* the connection, while there is one */
-	/* What MPA agreed, once connected (under lock; restrack.c). */
+	/*
+	 * What MPA agreed and the peer's address, once connected: written
+	 * under lock before the data path starts, read under lock
+	 * (restrack.c) or by the data path (log lines).
+	 */
 	struct xiw_mpa_agreed mpa;
 	bool mpa_known;
+	struct sockaddr_storage peer;
 	/*
 	 * How the data path ends the connection: set by the CM when it binds
 	 * the QP (under lock, WRITE_ONCE), read with READ_ONCE, never
@@ -453,7 +458,7 @@ struct xiw_qp *xiw_qp_lookup(struct xiw_device *xdev, u32 qpn);
 void xiw_qp_get(struct xiw_qp *qp);
 void xiw_qp_put(struct xiw_qp *qp);
 void xiw_qp_connected(struct xiw_qp *qp, const struct xiw_mpa_agreed *a,
-		      u16 ird, u16 ord);
+		      const struct sockaddr_storage *peer, u16 ird, u16 ord);
 void xiw_qp_disconnected(struct xiw_qp *qp);
 void xiw_qp_to_error(struct xiw_qp *qp);
 void xiw_qp_fatal(struct xiw_qp *qp, enum ib_event_type ev);

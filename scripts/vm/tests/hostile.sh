@@ -41,6 +41,9 @@
 #       TERMINATE flushes the probe, xiw answers nothing;
 #       interleave-write: a WRITE between a SEND's segments lands by its
 #       STag, the SEND's continuation in its receive.
+#   log-terminate-sent, log-terminate-received: the TERMINATEs of
+#       send-too-long and peer-terminate each left a log line with the
+#       peer's address and the RFC's name for the error.
 # Connection management (scripts/vm/mpa_peer.py against VM 1's xiw_cmtest
 # server, which accepts from its CONNECT_REQUEST handler, on iw_cm's work
 # queue, as nvmet-rdma does):
@@ -97,6 +100,7 @@ setup() {
 QUICK='interleave|interleave-complete|short-response|gap-response|ird0|sendinv-bad-crc'
 QUICK="$QUICK|after-terminate|send-too-long|read-resp-too-long"
 QUICK="$QUICK|interleave-write|read-resp-unsolicited|send-continuation-too-long"
+QUICK="$QUICK|log-terminate-sent"
 
 # Established connections to PORT (ss fails: no number, the test fails).
 estab() { n=$(ss -Htn state established "dport = :$1") && echo "$n" | grep -c .; }
@@ -217,6 +221,23 @@ ddp_cases ddp
 if [ "$VM_IDX" = 1 ]; then
 	check ddp-peer-exit wait $server
 	cat "$OUT/ddp-serve.txt"
+fi
+
+# Every TERMINATE has its log line (Documentation/admin-guide.rst,
+# Logging): the one xiw sent for send-too-long (port 7510) and the one
+# it received in peer-terminate (7537), each with the peer's address and
+# the RFC's name.
+logged() { grep -F "peer $PEER_IP:$1: TERMINATE $2" "$OUT/dmesg-term.txt"; }
+if [ "$VM_IDX" = 0 ]; then
+	dmesg > "$OUT/dmesg-term.txt"
+	if at_depth log-terminate-sent; then
+		check log-terminate-sent logged 7510 \
+			"sent: layer 1 type 2 code 0x5: DDP untagged: message too long for available buffer"
+	fi
+	if at_depth log-terminate-received; then
+		check log-terminate-received logged 7537 \
+			"received: layer 0 type 2 code 0x5: RDMAP invalid RDMAP version"
+	fi
 fi
 
 # A peer whose host stops taking what xiw sends. Flushed (status 5)

@@ -2,6 +2,8 @@
 // TERMINATE messages; see term.h.
 #include "term.h"
 
+#include <xiw/mpa.h>
+
 #include "header.h"
 
 namespace xiw::ddp {
@@ -76,6 +78,67 @@ int decode_terminate(kstd::Bytes in, Terminate* out) {
   }
   *out = t;
   return 0;
+}
+
+namespace {
+
+struct TermNameEntry {
+  TermError error;
+  const char* name;
+};
+
+// Layer 2 (LLP) Type 0 is MPA's (mpa/errors.h). Layer 0 Type 0 and Layer
+// 1 Type 0 (local catastrophic) take any code: looked up with code 0.
+constexpr TermNameEntry kTermNames[] = {
+    {{kLayerRdmap, kRdmapLocalCatastrophic, 0}, "RDMAP local catastrophic error"},
+    {{kLayerRdmap, kRdmapRemoteProtection, kRdmapInvalidStag}, "RDMAP invalid STag"},
+    {{kLayerRdmap, kRdmapRemoteProtection, kRdmapBaseBounds}, "RDMAP base or bounds violation"},
+    {{kLayerRdmap, kRdmapRemoteProtection, kRdmapAccessRights}, "RDMAP access rights violation"},
+    {{kLayerRdmap, kRdmapRemoteProtection, kRdmapStagNotInStream},
+     "RDMAP STag not associated with RDMAP stream"},
+    {{kLayerRdmap, kRdmapRemoteProtection, kRdmapToWrap}, "RDMAP TO wrap"},
+    {{kLayerRdmap, kRdmapRemoteProtection, kRdmapCannotInvalidate}, "RDMAP STag cannot be invalidated"},
+    {{kLayerRdmap, kRdmapRemoteProtection, kRdmapUnspecified}, "RDMAP unspecified protection error"},
+    {{kLayerRdmap, kRdmapRemoteOperation, kRdmapInvalidVersion}, "RDMAP invalid RDMAP version"},
+    {{kLayerRdmap, kRdmapRemoteOperation, kRdmapUnexpectedOpcode}, "RDMAP unexpected OpCode"},
+    {{kLayerRdmap, kRdmapRemoteOperation, kRdmapCatastrophicStream},
+     "RDMAP catastrophic error, localized to RDMAP stream"},
+    {{kLayerRdmap, kRdmapRemoteOperation, kRdmapCatastrophicGlobal}, "RDMAP catastrophic error, global"},
+    {{kLayerRdmap, kRdmapRemoteOperation, kRdmapCannotInvalidate}, "RDMAP STag cannot be invalidated"},
+    {{kLayerRdmap, kRdmapRemoteOperation, kRdmapUnspecified}, "RDMAP unspecified operation error"},
+    {{kLayerDdp, kDdpLocalCatastrophic, 0}, "DDP local catastrophic error"},
+    {{kLayerDdp, kDdpTaggedBuffer, kDdpTaggedInvalidStag}, "DDP tagged: invalid STag"},
+    {{kLayerDdp, kDdpTaggedBuffer, kDdpTaggedBaseBounds}, "DDP tagged: base or bounds violation"},
+    {{kLayerDdp, kDdpTaggedBuffer, kDdpTaggedStagNotInStream},
+     "DDP tagged: STag not associated with DDP stream"},
+    {{kLayerDdp, kDdpTaggedBuffer, kDdpTaggedToWrap}, "DDP tagged: TO wrap"},
+    {{kLayerDdp, kDdpTaggedBuffer, kDdpTaggedInvalidVersion}, "DDP tagged: invalid DDP version"},
+    {{kLayerDdp, kDdpUntaggedBuffer, kDdpUntaggedInvalidQn}, "DDP untagged: invalid QN"},
+    {{kLayerDdp, kDdpUntaggedBuffer, kDdpUntaggedNoBuffer}, "DDP untagged: invalid MSN, no buffer available"},
+    {{kLayerDdp, kDdpUntaggedBuffer, kDdpUntaggedMsnRange},
+     "DDP untagged: invalid MSN, MSN range is not valid"},
+    {{kLayerDdp, kDdpUntaggedBuffer, kDdpUntaggedInvalidMo}, "DDP untagged: invalid MO"},
+    {{kLayerDdp, kDdpUntaggedBuffer, kDdpUntaggedTooLong},
+     "DDP untagged: message too long for available buffer"},
+    {{kLayerDdp, kDdpUntaggedBuffer, kDdpUntaggedInvalidVersion}, "DDP untagged: invalid DDP version"},
+    {{kLayerLlp, XIW_TERM_ETYPE_MPA, XIW_MPA_ERR_LLP_LOST}, "MPA: TCP connection closed, terminated or lost"},
+    {{kLayerLlp, XIW_TERM_ETYPE_MPA, XIW_MPA_ERR_CRC}, "MPA: CRC error"},
+    {{kLayerLlp, XIW_TERM_ETYPE_MPA, XIW_MPA_ERR_MARKER}, "MPA: Marker and ULPDU_Length field mismatch"},
+    {{kLayerLlp, XIW_TERM_ETYPE_MPA, XIW_MPA_ERR_BAD_STARTUP}, "MPA: invalid Request or Reply Frame"},
+    {{kLayerLlp, XIW_TERM_ETYPE_MPA, XIW_MPA_ERR_LOCAL}, "MPA: local catastrophic error"},
+    {{kLayerLlp, XIW_TERM_ETYPE_MPA, XIW_MPA_ERR_IRD}, "MPA: insufficient IRD resources"},
+    {{kLayerLlp, XIW_TERM_ETYPE_MPA, XIW_MPA_ERR_RTR}, "MPA: no matching RTR option"},
+};
+
+}  // namespace
+
+const char* term_name(const TermError& e) {
+  TermError key = e;
+  if ((e.layer == kLayerRdmap || e.layer == kLayerDdp) && e.etype == 0) key.code = 0;
+  for (const TermNameEntry& t : kTermNames) {
+    if (t.error.layer == key.layer && t.error.etype == key.etype && t.error.code == key.code) return t.name;
+  }
+  return "unknown error";
 }
 
 }  // namespace xiw::ddp

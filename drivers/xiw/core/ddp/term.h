@@ -77,6 +77,11 @@ struct Terminate {
 // Read Request.
 inline constexpr kstd::usize kTerminateMax = 18 + 4 + 2 + Terminate::kHeaderMax + Terminate::kReadRequestLen;
 
+// The name the RFCs give an error (RFC 5040 section 7, RFC 5041 section
+// 7, RFC 5044 section 8 and RFC 6581 section 8), for log lines; "unknown
+// error" for a triplet they do not define. Never null.
+const char* term_name(const TermError& e);
+
 // The whole TERMINATE ULPDU (untagged header on queue 2 with `msn`, then
 // the payload). -EINVAL for an inconsistent `t`, -ENOSPC if `out` is short.
 kstd::Result<kstd::usize> encode_terminate(const Terminate& t, kstd::u32 msn, kstd::MutableBytes out);
