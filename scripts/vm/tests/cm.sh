@@ -73,7 +73,7 @@ QUICK="$QUICK|late-event|crc-error|marker-error|reject"
 mpa_error_checks() {	# ROLE CODE PARAMETER
 	if [ "$1" = responder ]; then
 		check "$tc-server-terminate" grep -q \
-			"stream error -[0-9]*: TERMINATE layer 2 type 0 code 0x$2" "$CASE_FILE"
+			"TERMINATE sent: layer 2 type 0 code 0x$2: MPA: " "$CASE_FILE"
 		check "$tc-server-counters" grew tx_terminate 1
 	else
 		check "$tc-client-terminate" retry 10 eval "case_log |
