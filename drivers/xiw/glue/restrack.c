@@ -32,6 +32,21 @@ static int xiw_res_put(struct sk_buff *msg, const struct xiw_res_u32 *a,
 	return 0;
 }
 
+/*
+ * Every entry's attributes go in one driver table: opened by the caller
+ * (NULL: no room), then closed here, or taken back whole if @err says a
+ * put did not fit.
+ */
+static int xiw_res_close(struct sk_buff *msg, struct nlattr *table, int err)
+{
+	if (err) {
+		nla_nest_cancel(msg, table);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, table);
+	return 0;
+}
+
 /* The RTR an initiator sends or a responder accepted (RFC 6581 9.2). */
 static const char *xiw_res_rtr(u8 rtr)
 {
@@ -75,6 +90,7 @@ static int xiw_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	unsigned long flags;
 	bool known;
 	u32 reads_out, rreqs;
+	int err;
 
 	spin_lock_bh(&qp->lock);
 	mpa = qp->mpa;
@@ -99,16 +115,11 @@ static int xiw_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 			{ "read_reqs_held", rreqs },
 		};
 
-		if (xiw_res_put(msg, a, ARRAY_SIZE(a)))
-			goto cancel;
+		err = xiw_res_put(msg, a, ARRAY_SIZE(a));
 	}
-	if (known && xiw_res_qp_mpa(msg, &mpa))
-		goto cancel;
-	nla_nest_end(msg, table);
-	return 0;
-cancel:
-	nla_nest_cancel(msg, table);
-	return -EMSGSIZE;
+	if (!err && known)
+		err = xiw_res_qp_mpa(msg, &mpa);
+	return xiw_res_close(msg, table, err);
 }
 
 static int xiw_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq)
@@ -118,6 +129,7 @@ static int xiw_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq)
 	unsigned long flags;
 	u32 used;
 	bool overflowed;
+	int err;
 
 	spin_lock_irqsave(&cq->lock, flags);
 	used = cq->head - cq->tail;
@@ -136,14 +148,9 @@ static int xiw_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq)
 			{ "overflowed", overflowed },
 		};
 
-		if (xiw_res_put(msg, a, ARRAY_SIZE(a)))
-			goto cancel;
+		err = xiw_res_put(msg, a, ARRAY_SIZE(a));
 	}
-	nla_nest_end(msg, table);
-	return 0;
-cancel:
-	nla_nest_cancel(msg, table);
-	return -EMSGSIZE;
+	return xiw_res_close(msg, table, err);
 }
 
 static int xiw_fill_res_mr_entry(struct sk_buff *msg, struct ib_mr *ibmr)
@@ -154,17 +161,13 @@ static int xiw_fill_res_mr_entry(struct sk_buff *msg, struct ib_mr *ibmr)
 	table = nla_nest_start(msg, RDMA_NLDEV_ATTR_DRIVER);
 	if (!table)
 		return -EMSGSIZE;
-	if (rdma_nl_put_driver_string(msg, "kind",
-				      mr->frwr ? "frwr" :
-				      mr->umem ? "user" : "dma") ||
-	    rdma_nl_put_driver_u32(msg, "valid", READ_ONCE(mr->valid)) ||
-	    rdma_nl_put_driver_u32(msg, "pages", mr->npages))
-		goto cancel;
-	nla_nest_end(msg, table);
-	return 0;
-cancel:
-	nla_nest_cancel(msg, table);
-	return -EMSGSIZE;
+	return xiw_res_close(msg, table,
+			     rdma_nl_put_driver_string(msg, "kind",
+						       mr->frwr ? "frwr" :
+						       mr->umem ? "user" : "dma") ||
+			     rdma_nl_put_driver_u32(msg, "valid",
+						    READ_ONCE(mr->valid)) ||
+			     rdma_nl_put_driver_u32(msg, "pages", mr->npages));
 }
 
 static int xiw_fill_res_cm_id_entry(struct sk_buff *msg,
@@ -179,16 +182,13 @@ static int xiw_fill_res_cm_id_entry(struct sk_buff *msg,
 	table = nla_nest_start(msg, RDMA_NLDEV_ATTR_DRIVER);
 	if (!table)
 		return -EMSGSIZE;
-	if (rdma_nl_put_driver_string(msg, "cep", info.state) ||
-	    rdma_nl_put_driver_u32(msg, "initiator", info.initiator) ||
-	    (info.listener &&
-	     rdma_nl_put_driver_u32(msg, "half_open", info.half_open)))
-		goto cancel;
-	nla_nest_end(msg, table);
-	return 0;
-cancel:
-	nla_nest_cancel(msg, table);
-	return -EMSGSIZE;
+	return xiw_res_close(msg, table,
+			     rdma_nl_put_driver_string(msg, "cep", info.state) ||
+			     rdma_nl_put_driver_u32(msg, "initiator",
+						    info.initiator) ||
+			     (info.listener &&
+			      rdma_nl_put_driver_u32(msg, "half_open",
+						     info.half_open)));
 }
 
 const struct ib_device_ops xiw_restrack_ops = {
