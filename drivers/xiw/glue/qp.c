@@ -67,7 +67,6 @@ void xiw_qp_connected(struct xiw_qp *qp, const struct xiw_mpa_agreed *a,
 	WRITE_ONCE(qp->ird, ird);
 	WRITE_ONCE(qp->ord, ord);
 	qp->mpa = *a;
-	qp->mpa_known = true;
 	qp->peer = *peer;
 	spin_unlock_bh(&qp->lock);
 }

@@ -88,13 +88,11 @@ static int xiw_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	struct xiw_mpa_agreed mpa;
 	struct nlattr *table;
 	unsigned long flags;
-	bool known;
 	u32 reads_out, rreqs;
 	int err;
 
 	spin_lock_bh(&qp->lock);
 	mpa = qp->mpa;
-	known = qp->mpa_known;
 	spin_unlock_bh(&qp->lock);
 	spin_lock_irqsave(&qp->sq_lock, flags);
 	reads_out = qp->order.reads_out;
@@ -117,7 +115,7 @@ static int xiw_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 
 		err = xiw_res_put(msg, a, ARRAY_SIZE(a));
 	}
-	if (!err && known)
+	if (!err && mpa.rev)	/* MPA completed */
 		err = xiw_res_qp_mpa(msg, &mpa);
 	return xiw_res_close(msg, table, err);
 }

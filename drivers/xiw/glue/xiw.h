@@ -226,10 +226,10 @@ struct xiw_qp {
 	/*
 	 * What MPA agreed and the peer's address, once connected: written
 	 * under lock before the data path starts, read under lock
-	 * (restrack.c) or by the data path (log lines).
+	 * (restrack.c) or by the data path (log lines). mpa.rev is 0 until
+	 * then (the QP starts zeroed).
 	 */
 	struct xiw_mpa_agreed mpa;
-	bool mpa_known;
 	struct sockaddr_storage peer;
 	/*
 	 * How the data path ends the connection: set by the CM when it binds
