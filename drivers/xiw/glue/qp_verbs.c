@@ -75,13 +75,23 @@ static int xiw_qp_user_rings(struct xiw_qp *qp, struct ib_udata *udata)
 	return ib_copy_to_udata(udata, &uresp, sizeof(uresp));
 }
 
+/*
+ * What a QP can take per work request: user QPs are held to the siw ABI's
+ * ring entries (SIW_MAX_SGE, SIW_MAX_INLINE), kernel QPs are not.
+ */
+static void xiw_qp_limits(bool user, struct ib_qp_cap *cap)
+{
+	cap->max_send_sge = user ? SIW_MAX_SGE : XIW_MAX_SGE;
+	cap->max_recv_sge = cap->max_send_sge;
+	cap->max_inline_data = user ? SIW_MAX_INLINE : XIW_MAX_INLINE;
+}
+
 int xiw_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 		  struct ib_udata *udata)
 {
 	struct xiw_device *xdev = to_xiw_dev(ibqp->device);
 	struct xiw_qp *qp = to_xiw_qp(ibqp);
-	u32 max_sge = udata ? SIW_MAX_SGE : XIW_MAX_SGE;
-	u32 max_inline = udata ? SIW_MAX_INLINE : XIW_MAX_INLINE;
+	struct ib_qp_cap lim;
 	u32 qpn;
 	int rc;
 
@@ -89,11 +99,12 @@ int xiw_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 		return -EOPNOTSUPP;
 	if (attr->srq)
 		qp->srq = to_xiw_srq(attr->srq);
+	xiw_qp_limits(udata, &lim);
 	if (attr->cap.max_send_wr > XIW_MAX_QP_WR ||
 	    attr->cap.max_recv_wr > XIW_MAX_QP_WR ||
-	    attr->cap.max_send_sge > max_sge ||
-	    attr->cap.max_recv_sge > max_sge ||
-	    attr->cap.max_inline_data > max_inline)
+	    attr->cap.max_send_sge > lim.max_send_sge ||
+	    attr->cap.max_recv_sge > lim.max_recv_sge ||
+	    attr->cap.max_inline_data > lim.max_inline_data)
 		return -EINVAL;
 	rc = xiw_qp_alloc_queues(qp, &attr->cap);
 	if (rc)
@@ -105,7 +116,8 @@ int xiw_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	spin_lock_init(&qp->rq_lock);
 	mutex_init(&qp->tx_mutex);
 	xiw_qp_tx_setup(qp);
-	qp->state = IB_QPS_RESET;
+	/* An RNIC's QP is created Idle, which verbs call INIT. */
+	qp->state = IB_QPS_INIT;
 	qp->sq_sig_all = attr->sq_sig_type == IB_SIGNAL_ALL_WR;
 	rc = xa_alloc(&xdev->qps, &qpn, qp, xa_limit_31b, GFP_KERNEL);
 	if (rc) {
@@ -113,7 +125,7 @@ int xiw_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 		return rc;
 	}
 	ibqp->qp_num = qpn;
-	attr->cap.max_inline_data = max_inline;
+	xiw_qp_limits(udata, &attr->cap);
 	if (udata) {
 		rc = xiw_qp_user_rings(qp, udata);
 		if (rc) {
@@ -196,7 +208,9 @@ int xiw_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	attr->max_rd_atomic = qp->ord;
 	attr->max_dest_rd_atomic = qp->ird;
 	spin_unlock_bh(&qp->lock);
-	attr->cap.max_inline_data = XIW_MAX_INLINE;
+	attr->cap.max_send_wr = qp->sq_size;
+	attr->cap.max_recv_wr = qp->srq ? 0 : qp->rq_size;
+	xiw_qp_limits(qp->usq, &attr->cap);
 	init->cap = attr->cap;
 	init->qp_type = IB_QPT_RC;
 	init->send_cq = ibqp->send_cq;

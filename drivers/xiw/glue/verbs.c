@@ -37,9 +37,14 @@ static int xiw_query_device(struct ib_device *ibdev,
 	attr->page_size_cap = PAGE_SIZE;
 	attr->max_pd = XIW_MAX_PD;
 	attr->max_qp = 64 * 1024;
-	attr->max_qp_wr = 4096;
-	attr->max_send_sge = 16;
-	attr->max_recv_sge = 16;
+	attr->max_qp_wr = XIW_MAX_QP_WR;
+	/*
+	 * What every QP can have: user QPs are held to the siw ABI's ring
+	 * entry, and user space reads these same attributes. Kernel QPs that
+	 * ask for more get up to XIW_MAX_SGE.
+	 */
+	attr->max_send_sge = SIW_MAX_SGE;
+	attr->max_recv_sge = SIW_MAX_SGE;
 	attr->max_srq = XIW_MAX_SRQ;
 	attr->max_srq_wr = XIW_MAX_QP_WR;
 	attr->max_srq_sge = SIW_MAX_SGE;
