@@ -33,6 +33,24 @@ static void xiw_dealloc_driver(struct ib_device *ibdev)
 	mutex_lock(&xiw_devices_lock);
 	list_del_init(&xdev->list);
 	mutex_unlock(&xiw_devices_lock);
+	dev_put(xdev->netdev);
+}
+
+/*
+ * The port's net_device, for the RDMA core (`rdma link`, the GID cache,
+ * rdma_cm). Through this op and not ib_device_set_netdev(): that one also
+ * files the device in the core's table that ib_device_get_by_netdev()
+ * searches, where upstream siw, whose driver id we report, would find it
+ * and take it for one of its own (6.1's siw writes its own fields into
+ * such a device on every link event). xiw holds the reference it returns
+ * a copy of from newlink until dealloc_driver.
+ */
+static struct net_device *xiw_get_netdev(struct ib_device *ibdev, u32 port)
+{
+	struct net_device *netdev = to_xiw_dev(ibdev)->netdev;
+
+	dev_hold(netdev);
+	return netdev;
 }
 
 static const struct ib_device_ops xiw_device_ops = {
@@ -40,6 +58,7 @@ static const struct ib_device_ops xiw_device_ops = {
 	.uverbs_abi_ver = SIW_ABI_VERSION,
 	.driver_id = RDMA_DRIVER_SIW,
 	.dealloc_driver = xiw_dealloc_driver,
+	.get_netdev = xiw_get_netdev,
 };
 
 /*
@@ -123,9 +142,7 @@ static int xiw_newlink(const char *ibdev_name, struct net_device *netdev)
 	xdev = xiw_device_alloc(netdev);
 	if (!xdev)
 		return -ENOMEM;
-	rc = ib_device_set_netdev(&xdev->ibdev, netdev, XIW_PORT);
-	if (rc)
-		goto err_dealloc;
+	dev_hold(netdev);	/* put by dealloc_driver, or below */
 	ib_mark_name_assigned_by_user(&xdev->ibdev);
 	/* Listed before registration: a NETDEV_UNREGISTER must find it. */
 	mutex_lock(&xiw_devices_lock);
@@ -142,6 +159,7 @@ static int xiw_newlink(const char *ibdev_name, struct net_device *netdev)
 	return 0;
 
 err_dealloc:
+	dev_put(netdev);
 	ib_dealloc_device(&xdev->ibdev);
 	return rc;
 }
