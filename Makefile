@@ -8,6 +8,8 @@
 #   make demo          two VMs on the stock kernel, xiw0 on each, a report
 #   make bench         ib_write_bw and NFS: siw, xiw and TCP side by side
 #   make interop       the full xiw/siw interop matrix with wire checks
+#   make deb           build/deb/xiw-dkms_VERSION_all.deb (DKMS package)
+#   make install       xiw.ko of this tree into /lib/modules/KREL/updates
 #   make fuzz          every libFuzzer target for 10^7 inputs (FUZZ_RUNS),
 #                      or FUZZ_TIME s each if FUZZ_TIME is given
 #   make clean
@@ -31,9 +33,9 @@ KREL = $(shell $(KINFO) release $(KDIR))
 KCC = $(shell $(KINFO) cc $(KDIR))
 BUILD = $(TOP)/build/$(KREL)
 
-MODULE_SOURCES := Kbuild drivers include kunit testmod scripts/Kbuild.cxx scripts/cxx-object-check.sh
+MODULE_SOURCES := Kbuild VERSION drivers include kunit testmod scripts/Kbuild.cxx scripts/cxx-object-check.sh
 
-.PHONY: all module check check-full demo bench interop fuzz clean help
+.PHONY: all module check check-full demo bench interop fuzz deb install clean help
 
 all: module
 	@ln -sf $(patsubst $(TOP)/%,%,$(BUILD))/xiw.ko xiw.ko
@@ -73,6 +75,17 @@ endif
 fuzz:
 	@$(DEPS) host >&2
 	@$(MAKE) -C userspace-tests OUT=$(TOP)/build/fuzz $(FUZZ_LIMIT) fuzz
+
+# The DKMS package (Documentation/admin-guide.rst, Installing).
+deb:
+	@$(DEPS) deb >&2
+	@$(TOP)/scripts/deb.sh
+
+# This tree's module for KDIR's kernel, where modprobe finds it before the
+# kernel's own modules; `rm` it and run depmod again to remove it.
+install: module
+	install -D -m 644 $(BUILD)/xiw.ko $(DESTDIR)/lib/modules/$(KREL)/updates/xiw.ko
+	$(if $(DESTDIR),,depmod -a $(KREL))
 
 clean:
 	rm -rf build xiw.ko

@@ -6,7 +6,7 @@
 # Runs `apt-get update` at most once per invocation, and only when
 # something is missing.
 #
-# Usage: scripts/deps.sh TIER...   (tiers: build host style kbuild vm wire)
+# Usage: scripts/deps.sh TIER...   (tiers: build host style kbuild vm vm61 wire deb)
 set -euo pipefail
 
 # Packages by tier. Versioned kernel packages are resolved at run time.
@@ -22,6 +22,10 @@ tier_vm="qemu-system-x86 busybox-static cpio xz-utils zstd kmod rdma-core
 	iputils-ping gcc librdmacm-dev libibverbs-dev nfs-kernel-server
 	nfs-common rpcbind fio"
 tier_wire="tshark python3"
+tier_deb="debhelper dh-dkms dkms dpkg-dev"
+# Debian 12's default kernel for the 6.1 boot: its image (matching the
+# newest installed 6.1 headers, added below) and its source, for siw.
+tier_vm61="linux-source-6.1"
 
 updated=0
 apt_update() {
@@ -70,6 +74,10 @@ for tier in "$@"; do
 	# The stock kernel image that matches the installed 6.12 headers.
 	if [ "$tier" = vm ]; then
 		h=$("$(dirname "$0")/kernel.sh" headers-6.12 || true)
+		[ -n "$h" ] && want="$want $(stock_image "${h#/usr/src/linux-headers-}")"
+	fi
+	if [ "$tier" = vm61 ]; then
+		h=$("$(dirname "$0")/kernel.sh" headers-6.1 || true)
 		[ -n "$h" ] && want="$want $(stock_image "${h#/usr/src/linux-headers-}")"
 	fi
 	if [ "$tier" = build ] &&

@@ -84,4 +84,5 @@ module_exit(xiw_exit);
 
 MODULE_DESCRIPTION("xiw: software iWARP RNIC (RDMAP/DDP/MPA over kernel TCP)");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(XIW_VERSION);
 MODULE_ALIAS_RDMA_LINK("xiw");
