@@ -52,7 +52,8 @@ static int __init xiw_init(void)
 	rc = xiw_device_init();
 	if (rc)
 		goto out_cm;
-	pr_info("loaded (crc32c: %s)\n", xiw_crc_driver());
+	pr_info("loaded (crc32c: %s, zero-copy: %s)\n", xiw_crc_driver(),
+		xiw_zc_built ? "yes" : "no");
 	return 0;
 out_cm:
 	xiw_cm_exit();

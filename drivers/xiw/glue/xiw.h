@@ -503,6 +503,7 @@ int xiw_qp_stream_start(struct xiw_qp *qp, struct socket *sock,
 void xiw_qp_stream_stop(struct xiw_qp *qp);
 
 /* zcopy.c: zero-copy transmit's notifications */
+extern const bool xiw_zc_built;
 int xiw_zc_attach(struct xiw_qp *qp);
 void xiw_zc_detach(struct xiw_qp *qp);
 bool xiw_zc_pending(struct xiw_qp *qp);

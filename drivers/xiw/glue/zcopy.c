@@ -38,6 +38,9 @@ static void xiw_zc_owner_free(struct kref *ref)
 
 #ifdef XIW_HAVE_UBUF_OPS
 
+/* Whether this build can send payload zero-copy (the load line says). */
+const bool xiw_zc_built = true;
+
 struct xiw_zc {
 	struct ubuf_info ubuf;
 	struct xiw_zc_owner *owner;
@@ -123,6 +126,8 @@ void xiw_zc_exit(void)
 }
 
 #else /* !XIW_HAVE_UBUF_OPS: no notification ops to hook; copy instead. */
+
+const bool xiw_zc_built;
 
 struct xiw_zc *xiw_zc_new(struct xiw_qp *qp, u32 sq_idx)
 {
