@@ -12,11 +12,12 @@
 # keeps every feature's cases in the stock-kernel boots and one case per
 # code path in the debug boot (Documentation/testing.rst, Tiers).
 #
-# Tiers: build (6.12 and 6.1 modules), guard (the C++ object rule refuses
+# Tiers: build (6.12 and 6.1 modules), package (the DKMS .deb, built by
+# DKMS for both kernels), guard (the C++ object rule refuses
 # runtime leftovers), host (GoogleTest, ASan+UBSan), fuzz (each libFuzzer
 # target for FUZZ_TIME seconds, default 20, or 600 at DEPTH=full), style
 # (checkpatch on the C glue, clang-format on the C++ core), vm (self-tests and KUnit in
-# two-VM runs on the stock and the debug kernel), conformance (the RFC
+# two-VM runs on the stock 6.12 and 6.1 kernels and the debug kernel), conformance (the RFC
 # requirement matrix names only tests that passed in this run).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -100,6 +101,67 @@ build_module 6.12 "$kdir_612"
 build_module 6.1 "$kdir_61"
 build_kunit_object "$kdir_612"
 tier_done build "$t0"
+
+# ---- tier: package --------------------------------------------------------
+# The DKMS package (make deb), and DKMS building it for the 6.12 and the
+# 6.1 headers in a private DKMS tree (no installed package or module
+# changes; DKMS makes its module signing key under /var/lib/dkms on first
+# use, as on any machine). The stock-kernel boot below loads the 6.12
+# module DKMS built.
+t0=$SECONDS
+dkms_ko=""
+package_tier() {
+	local deb ver root k kdir rel ko rc d
+	scripts/deps.sh deb >&2 || { fail package/deps; return; }
+	ver=$(cat VERSION)
+	deb=$(scripts/deb.sh 2>"$out/deb.log")
+	rc=$?
+	[ $rc = 0 ] || cat "$out/deb.log" >&2
+	case_result package/deb $rc
+	[ $rc = 0 ] || return
+	# The sources, dkms.conf with the version filled in, the DKMS
+	# maintainer scripts; no build output, no test modules.
+	dpkg-deb -c "$deb" | awk '{print $6}' >"$out/deb-contents.txt"
+	dpkg-deb -f "$deb" Depends >>"$out/deb-contents.txt"
+	root=$out/dkms
+	rm -rf "$root" && mkdir -p "$root/pkg" "$root/tree" &&
+		dpkg-deb -x "$deb" "$root/pkg" &&
+		dpkg-deb -e "$deb" "$root/control"
+	rc=$?
+	for want in "usr/src/xiw-$ver/dkms.conf" "usr/src/xiw-$ver/Kbuild" \
+		"usr/src/xiw-$ver/drivers/xiw/core/xiw_core.cpp" \
+		"usr/src/xiw-$ver/scripts/dkms-make.sh" '^dkms'; do
+		grep -q -- "$want" "$out/deb-contents.txt" || { echo "deb: no $want" >&2; rc=1; }
+	done
+	grep -E '\.(o|ko|cmd)$|/(testmod|kunit|build)/' "$out/deb-contents.txt" >&2 && rc=1
+	grep -qx "PACKAGE_VERSION=\"$ver\"" "$root/pkg/usr/src/xiw-$ver/dkms.conf" || rc=1
+	grep -q 'dkms' "$root/control/postinst" || rc=1
+	case_result package/deb-contents $rc
+	d=(--dkmstree "$root/tree" --sourcetree "$root/pkg/usr/src")
+	dkms add -m xiw -v "$ver" "${d[@]}" >"$out/dkms.log" 2>&1
+	case_result package/dkms-add $?
+	for k in 6.12 6.1; do
+		kdir=$(scripts/kernel.sh "headers-$k")
+		rel=$(krel "$kdir")
+		dkms build -m xiw -v "$ver" -k "$rel" --kernelsourcedir "$kdir" \
+			"${d[@]}" >>"$out/dkms.log" 2>&1
+		rc=$?
+		ko=$(find "$root/tree/xiw/$ver/$rel" -name 'xiw.ko*' 2>/dev/null | head -n1)
+		if [ $rc != 0 ] || [ -z "$ko" ]; then
+			tail -n 30 "$out/dkms.log" >&2
+			find "$root/tree" -name make.log -exec tail -n 30 {} \; >&2
+			rc=1
+		elif [ "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" != "$rel" ] ||
+		     [ "$(modinfo -F version "$ko")" != "$ver" ]; then
+			modinfo "$ko" >&2
+			rc=1
+		fi
+		case_result "package/dkms-build-$k" $rc
+		[ $rc = 0 ] && [ "$k" = 6.12 ] && dkms_ko=$ko
+	done
+}
+package_tier
+tier_done package "$t0"
 
 # ---- tier: guard ----------------------------------------------------------
 t0=$SECONDS
@@ -222,7 +284,10 @@ tier_done debug-kernel "$t0"
 # module and siw builds' checks, the initramfs and the boot, about 45 s),
 # NFS over RDMA among them (Documentation/nfs.rst): nfsd and the NFS
 # client on xiw, and each with upstream siw on the other side.
-vm_tier stock "selftest user timeouts scale hostile teardown nfs" 1500
+# The module is the one DKMS built from the package (tier package), the
+# way users get it; the tree's own build if that failed (and was counted).
+vm_tier stock "selftest user timeouts scale hostile teardown nfs" 1500 \
+	${dkms_ko:+--xiw-ko "$dkms_ko"}
 # The xiw to xiw matrix and xiw against stock upstream siw (the fast
 # interop subset; `make interop` and check-full add the siw variants), on
 # the wire checked by tshark and by our RFC 6581 checker.
@@ -238,6 +303,15 @@ if [ -s "$out/vm-stock-cm-interop/wire.pcap" ]; then
 else
 	fail vm-stock/wire/capture
 fi
+# Debian 12's default kernel, 6.1 (Documentation/testing.rst, Kernels):
+# the self-test, the user-space tools, the cm cases of the quick set,
+# interop with 6.1's own siw both ways, and NFS over RDMA (siw on either
+# side too). xiw's 6.1 build differs by its compat paths (glue/compat.h):
+# user CQs, the device name, and zero-copy built out.
+# make check runs each test's quick set there; check-full all of it.
+cells61='(default|client-server|rev1|crc-off|markers)-(xi|si)'
+[ "$DEPTH" = full ] && cells61='.*'
+INTEROP_CELLS=$cells61 DEPTH=$DEPTH vm_tier stock61 "selftest user cm interop nfs" 1500
 # On the debug kernel, the interop cells that take xiw's error paths
 # (refusals, a peer that reports no IRD) and the FRWR checks both ways,
 # none with siw as a peer-to-peer responder: siw then trips lockdep itself

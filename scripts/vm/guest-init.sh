@@ -32,7 +32,7 @@ halt() {
 }
 
 . /run/share/run.env || halt
-for var in XIW_TOP XIW_KO XIW_KUNIT_KO XIW_CMTEST_KO XIW_PATTERN XIW_INJECT XIW_CHURN MODULES_DIR; do
+for var in XIW_TOP XIW_KO XIW_KUNIT_KO XIW_CMTEST_KO XIW_PATTERN XIW_INJECT XIW_CHURN XIW_QPCAPS MODULES_DIR; do
 	eval "path=\$$var"
 	[ -n "$path" ] && eval "$var=/run/host\$path"
 done
@@ -43,7 +43,7 @@ done
 OUT=/run/share/vm$VM_IDX
 mkdir -p "$OUT"
 export VM_IDX OUT VM_COUNT XIW_TOP XIW_KO XIW_KUNIT_KO XIW_CMTEST_KO KERNEL_KIND TESTS CM_CASES CAPTURED DEPTH
-export SIW_KOS INTEROP INTEROP_SIW_BUGS INTEROP_CELLS XIW_PATTERN XIW_INJECT XIW_CHURN
+export SIW_KOS INTEROP INTEROP_SIW_BUGS INTEROP_CELLS XIW_PATTERN XIW_INJECT XIW_CHURN XIW_QPCAPS
 
 # A kernel whose modules are not under the host's /lib/modules (the debug
 # kernel) brings them in its cache: lay them over /lib/modules.

@@ -15,7 +15,7 @@ img="${XDG_CACHE_HOME:-$HOME/.cache}/xiw/initramfs-$rel-$key.cpio.gz"
 if [ -f "$img" ]; then echo "$img"; exit 0; fi
 
 # In load order. 6.1 also needs the virtio core, which 6.12 builds in.
-mods="virtio virtio_ring virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci
+mods="virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci
       netfs fscache 9pnet 9pnet_virtio 9p"
 
 tmp=$(mktemp -d)

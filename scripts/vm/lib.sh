@@ -80,6 +80,10 @@ retry() {
 # in_dmesg PATTERN: the kernel log has a line matching PATTERN.
 in_dmesg() { dmesg | grep -qE "$1"; }
 
+# zc_built: the loaded xiw sends zero-copy (its load line says so; 6.1
+# builds it out, Documentation/admin-guide.rst).
+zc_built() { ! in_dmesg 'xiw: loaded .*zero-copy: no'; }
+
 # xiw_cmtest's client data checks (testmod/xiw_cmtest.c): every size up to
 # 1 MiB, or up to 64 KiB on the debug kernel, where KASAN under TCG makes
 # each 1 MiB transfer slow; the stock kernel's runs move the 1 MiB.

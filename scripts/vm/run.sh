@@ -3,9 +3,12 @@
 #
 # Boot harness VMs, run test scripts in them, collect per-case results.
 #
-#   run.sh --kernel stock|debug --tests "selftest kunit" [--vms 2]
+#   run.sh --kernel stock|stock61|debug --tests "selftest kunit" [--vms 2]
 #          [--timeout SECONDS] [--out DIR] [--results FILE] [--pcap]
+#          [--xiw-ko PATH]
 #
+# --xiw-ko: the xiw.ko the guests load (make check gives the stock boot the
+# module DKMS built from the package); by default this tree's build.
 # --pcap records every frame on VM 0's NIC into DIR/wire.pcap (QEMU's
 # filter-dump, outside the guests, so capturing costs them nothing).
 # SIW_VARIANTS (environment) names the siw variants (scripts/vm/siw.sh) the
@@ -31,7 +34,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 
-kind=stock tests=selftest vms=2 timeout=600 out="" results=/dev/stdout pcap=0
+kind=stock tests=selftest vms=2 timeout=600 out="" results=/dev/stdout pcap=0 xiw_ko=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kind=$2; shift 2 ;;
@@ -41,18 +44,27 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift 2 ;;
 	--results) results=$2; shift 2 ;;
 	--pcap) pcap=1; shift ;;
+	--xiw-ko) xiw_ko=$2; shift 2 ;;
 	*) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
 case $vms in 1|2) ;; *) echo "run.sh: --vms must be 1 or 2" >&2; exit 2 ;; esac
+case $xiw_ko in ""|/*) ;; *) xiw_ko=$PWD/$xiw_ko ;; esac
+[ -z "$xiw_ko" ] || [ -f "$xiw_ko" ] || { echo "run.sh: no $xiw_ko" >&2; exit 2; }
 [ -n "$out" ] || out=$top/build/vm/$kind
 mkdir -p "$(dirname "$out")"
 "$top/scripts/deps.sh" build kbuild vm >&2 || exit 1
 
 # ---- kernel, initramfs, modules ------------------------------------------
 case $kind in
-stock)
-	kdir=$("$top/scripts/kernel.sh" headers-6.12)
+stock|stock61)
+	# Debian's stock 6.12, or its default 6.1 (the newest installed).
+	if [ "$kind" = stock61 ]; then
+		"$top/scripts/deps.sh" vm61 >&2 || exit 1
+		kdir=$("$top/scripts/kernel.sh" headers-6.1)
+	else
+		kdir=$("$top/scripts/kernel.sh" headers-6.12)
+	fi
 	rel=$("$top/scripts/kernel.sh" release "$kdir")
 	kernel=/boot/vmlinuz-$rel
 	initrd=$("$here/initramfs.sh" "$rel") || exit 1
@@ -62,16 +74,16 @@ debug)
 	d=$("$here/debug-kernel.sh") || exit 1
 	kdir=$d/build rel=$(cat "$d/release") kernel=$d/bzImage initrd="" modules_dir=$d/modules
 	;;
-*) echo "run.sh: --kernel is stock or debug" >&2; exit 2 ;;
+*) echo "run.sh: --kernel is stock, stock61 or debug" >&2; exit 2 ;;
 esac
 
 make -C "$top" module KDIR="$kdir" >"$out.xiw-build.log" 2>&1 ||
 	{ tail -n 20 "$out.xiw-build.log" >&2; exit 1; }
-# The user-space pattern checker, allocation-failure driver and teardown
-# stress, run in the VMs from the host's tree.
+# The user-space pattern checker, allocation-failure driver, teardown
+# stress and QP-limits check, run in the VMs from the host's tree.
 pattern=$top/build/user/xiw_pattern
 mkdir -p "$(dirname "$pattern")"
-for p in xiw_pattern xiw_inject xiw_churn; do
+for p in xiw_pattern xiw_inject xiw_churn xiw_qpcaps; do
 	gcc -O2 -Wall -Wextra -Werror -o "$top/build/user/$p" \
 		"$top/userspace-tests/rdma/$p.c" -lrdmacm -libverbs || exit 1
 done
@@ -91,12 +103,13 @@ TEST_TIMEOUT=$((timeout - 30))
 VM_COUNT=$vms
 KERNEL_KIND=$kind
 XIW_TOP=$top
-XIW_KO=$top/build/$rel/xiw.ko
+XIW_KO=${xiw_ko:-$top/build/$rel/xiw.ko}
 XIW_KUNIT_KO=$top/build/$rel/kunit/xiw_kunit.ko
 XIW_CMTEST_KO=$top/build/$rel/testmod/xiw_cmtest.ko
 XIW_PATTERN=$pattern
 XIW_INJECT=$top/build/user/xiw_inject
 XIW_CHURN=$top/build/user/xiw_churn
+XIW_QPCAPS=$top/build/user/xiw_qpcaps
 SIW_KOS="$siw_kos"
 INTEROP=${INTEROP:-fast}
 INTEROP_SIW_BUGS=${INTEROP_SIW_BUGS:-N}

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build upstream siw, the reference peer, out of tree from Debian's
-# linux-source-6.12 against the kernel tree KDIR. Cached under
+# linux-source-6.12 (or linux-source-6.1, for a 6.1 tree) against the
+# kernel tree KDIR. Cached under
 # ~/.cache/xiw/siw-<kernel release>-<variant>-<key>/siw.ko, keyed by the
 # source package version and this script.
 #
@@ -38,14 +39,17 @@ esac
 
 "$top/scripts/deps.sh" kbuild >&2
 rel=$("$top/scripts/kernel.sh" release "$kdir")
-srcver=$(dpkg-query -W -f='${Version}' linux-source-6.12)
+# The source of the tree's own series: 6.1.0-57-amd64 is 6.1.
+case $rel in 6.1.*) series=6.1 ;; *) series=6.12 ;; esac
+[ "$series" = 6.12 ] || "$top/scripts/deps.sh" vm61 >&2
+srcver=$(dpkg-query -W -f='${Version}' "linux-source-$series")
 key=$( (echo "$srcver"; cat "$0") | sha256sum | cut -c1-12)
 out="${XDG_CACHE_HOME:-$HOME/.cache}/xiw/siw-$rel-$variant-$key"
 if [ -f "$out/siw.ko" ]; then echo "$out/siw.ko"; exit 0; fi
 
 rm -rf "$out" && mkdir -p "$out"
-tar -xJf /usr/src/linux-source-6.12.tar.xz -C "$out" --strip-components=5 \
-	linux-source-6.12/drivers/infiniband/sw/siw
+tar -xJf "/usr/src/linux-source-$series.tar.xz" -C "$out" --strip-components=5 \
+	"linux-source-$series/drivers/infiniband/sw/siw"
 if [ ${#edits[@]} -gt 0 ]; then
 	cat "$out/siw_main.c" "$out/siw_cm.c" > "$out/before"
 	sed -i "${edits[@]}" "$out/siw_main.c" "$out/siw_cm.c"
