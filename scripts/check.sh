@@ -305,13 +305,15 @@ else
 fi
 # Debian 12's default kernel, 6.1 (Documentation/testing.rst, Kernels):
 # the self-test, the user-space tools, the cm cases of the quick set,
-# interop with 6.1's own siw both ways, and NFS over RDMA (siw on either
-# side too). xiw's 6.1 build differs by its compat paths (glue/compat.h):
+# interop with 6.1's own siw both ways, and NFS over RDMA. xiw's 6.1 build differs by its compat paths (glue/compat.h):
 # user CQs, the device name, and zero-copy built out.
-# make check runs each test's quick set there; check-full all of it.
-cells61='(default|client-server|rev1|crc-off|markers)-(xi|si)'
-[ "$DEPTH" = full ] && cells61='.*'
-INTEROP_CELLS=$cells61 DEPTH=$DEPTH vm_tier stock61 "selftest user cm interop nfs" 1500
+# make check runs each test's quick set there, and with 6.1's siw only
+# the kernel ULP's cells (the user-space tools and NFS against 6.1's siw
+# hung once each in CI, Documentation/interop.rst); check-full all of it.
+cells61='(default|client-server|rev1|crc-off|markers)-(xi|si)' user61=N
+[ "$DEPTH" = full ] && cells61='.*' user61=Y
+INTEROP_CELLS=$cells61 INTEROP_USER=$user61 DEPTH=$DEPTH \
+	vm_tier stock61 "selftest user cm interop nfs" 1500
 # On the debug kernel, the interop cells that take xiw's error paths
 # (refusals, a peer that reports no IRD) and the FRWR checks both ways,
 # none with siw as a peer-to-peer responder: siw then trips lockdep itself

@@ -63,16 +63,34 @@ agreed() {
 
 # user_pair CLIENT_VM NAME "server command" "client command": user-space
 # tools between the two devices, in the cell's MPA mode.
+# Where siw serves, a server whose connection never got going is started
+# once more (60 s each): upstream siw sends its MPA Reply before it hooks
+# the socket for the RTR (siw_accept()), so an RTR that arrives in that
+# window stays unread in the socket and the connection hangs (seen once
+# in a CI capture: Reply, RTR, SEND, and no answer from siw). xiw's own
+# server gets one try.
+# INTEROP_USER=N (make check's 6.1 boot) records them as skipped.
 user_pair() {
+	if [ "${INTEROP_USER:-Y}" = N ]; then
+		echo "SKIP $TEST/$tc-$2" >> "$OUT/results"
+		return 0
+	fi
 	if [ "$VM_IDX" != "$1" ]; then
 		barrier "$tc-$2" 60
-		check "$tc-$2-server" timeout 90 sh -c "$3"
+		if [ "$VM_IDX" = "$XIW_VM" ]; then
+			check "$tc-$2-server" timeout 90 sh -c "$3"
+		else
+			check "$tc-$2-server" sh -c "for try in 1 2; do
+				timeout 60 sh -c '$3' && exit 0
+				echo \"siw server, try \$try: no complete run\"
+			done; exit 1"
+		fi
 	else
 		barrier "$tc-$2" 60
 		sleep 2
 		check "$tc-$2-client" retry 10 timeout 60 sh -c "$4"
 	fi
-	barrier "$tc-$2-done" 120
+	barrier "$tc-$2-done" 180
 }
 
 # cell NAME VARIANT "xiw settings" "client args" CLIENT_RE SERVER_RE MPA_XI MPA_SI

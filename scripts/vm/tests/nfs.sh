@@ -197,12 +197,17 @@ mixed() {	# NAME SERVER_RNIC CLIENT_RNIC
 		barrier "$1-done" 1200
 	fi
 }
-# Both on the stock kernels (6.12 and 6.1) only: on the debug kernel siw
-# does not serve (see the header) and xiw's server side is the xiw-xiw
-# cases'.
-if [ "$KERNEL_KIND" != debug ]; then
+# Both on the stock kernels only: on the debug kernel siw does not serve
+# (see the header) and xiw's server side is the xiw-xiw cases'. On 6.1
+# only at full depth (check-full): there a 6.1 siw server once stopped
+# acknowledging the xiw client's writes mid-run (Documentation/nfs.rst).
+if [ "$KERNEL_KIND" = stock ] ||
+   { [ "$KERNEL_KIND" = stock61 ] && [ "${DEPTH:-full}" = full ]; }; then
 	mixed siw-srv siw xiw
 	mixed siw-cli xiw siw
+elif [ "$KERNEL_KIND" = stock61 ]; then
+	echo "SKIP $TEST/siw-srv" >> "$OUT/results"
+	echo "SKIP $TEST/siw-cli" >> "$OUT/results"
 fi
 
 server_stop() { nfsd_stop && exportfs -ua; }
