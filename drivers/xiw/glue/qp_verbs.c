@@ -125,7 +125,15 @@ int xiw_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 		return rc;
 	}
 	ibqp->qp_num = qpn;
-	xiw_qp_limits(udata, &attr->cap);
+	/*
+	 * A user QP learns its limits (the provider's rings hold no more).
+	 * A kernel QP keeps the SGE counts it asked for: the RDMA core
+	 * sizes rdma_rw's work requests from them (max_write_sge).
+	 */
+	if (udata)
+		xiw_qp_limits(true, &attr->cap);
+	else
+		attr->cap.max_inline_data = XIW_MAX_INLINE;
 	if (udata) {
 		rc = xiw_qp_user_rings(qp, udata);
 		if (rc) {
