@@ -64,15 +64,16 @@ agreed() {
 # user_pair CLIENT_VM NAME "server command" "client command": user-space
 # tools between the two devices, in the cell's MPA mode.
 # Where siw serves, a server whose connection never got going is started
-# again, up to three tries of 30 s (a run takes about 1 s on the stock
-# kernel): upstream siw sends its MPA Reply before it hooks the socket for
-# the RTR (siw_accept()), so an RTR that arrives in that window stays
-# unread in the socket and the connection hangs (Documentation/interop.rst,
-# item 13). xiw's own server gets one try. Each tool is exec'd by its
-# shell: dash forks a simple command given to `sh -c`, and timeout(1)
-# returns once that shell has died, while the tool may still be closing
-# its rdma_cm ids; a second server then found the first one's port still
-# bound (rdma_create_ep: EADDRINUSE, CI run of 6c9bcfc).
+# again, up to five tries of 20 s (a run takes about 1 s on the stock
+# kernel, 5 s on the debug one): upstream siw ignores an RTR that arrives
+# between its MPA Reply and the switch to its RTR handler (siw_accept()),
+# and the connection hangs (Documentation/interop.rst, item 13). One try
+# in four or five hangs on some machines, so three tries would still fail
+# about one make check in ten. xiw's own server gets one try. Each tool
+# is exec'd by its shell: dash forks a simple command given to `sh -c`,
+# and timeout(1) returns once that shell has died, while the tool may
+# still be closing its rdma_cm ids; a second server then found the first
+# one's port still bound (rdma_create_ep: EADDRINUSE, CI run of 6c9bcfc).
 # INTEROP_USER=N (make check's 6.1 boot) records them as skipped.
 user_pair() {
 	if [ "${INTEROP_USER:-Y}" = N ]; then
@@ -84,15 +85,15 @@ user_pair() {
 		if [ "$VM_IDX" = "$XIW_VM" ]; then
 			check "$tc-$2-server" timeout 90 sh -c "exec $3"
 		else
-			check "$tc-$2-server" sh -c "for try in 1 2 3; do
-				timeout 30 sh -c 'exec $3' && exit 0
+			check "$tc-$2-server" sh -c "for try in 1 2 3 4 5; do
+				timeout 20 sh -c 'exec $3' && exit 0
 				echo \"siw server, try \$try: no complete run\"
 			done; exit 1"
 		fi
 	else
 		barrier "$tc-$2" 60
 		sleep 2
-		check "$tc-$2-client" retry 10 timeout 30 sh -c "exec $4"
+		check "$tc-$2-client" retry 10 timeout 20 sh -c "exec $4"
 	fi
 	barrier "$tc-$2-done" 180
 }
