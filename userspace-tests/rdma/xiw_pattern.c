@@ -26,7 +26,8 @@
  *
  * The client disconnects once its "DONE" has completed; the server waits
  * for that (a posted receive flushes) rather than closing first, which
- * could flush the client's last SEND before its RNIC completed it.
+ * could flush the client's last SEND before its RNIC completed it; then
+ * it disconnects too, which must succeed (both sides may disconnect).
  *
  * Every completion's status, opcode, wr_id and byte_len are checked. It
  * prints "ok sends=N inline=N writes=N reads=N" and exits 0, or names the
@@ -375,7 +376,11 @@ static int serve(const char *addr, const char *port, int use_srq)
 	 * its DONE before its RNIC completed it. */
 	if (use_srq ? srq_done(&p) : await_flush(&p))
 		return 1;
-	rdma_disconnect(p.id);
+	/* Both sides may disconnect; ours comes after the peer's and must
+	 * still succeed (librdmacm first moves an iWARP QP to SQD). */
+	step = "disconnect";
+	if (rdma_disconnect(p.id))
+		return fail("rdma_disconnect after the peer's", errno);
 	printf("ok echoes=%d%s\n", echoes, use_srq ? " srq-limit-event last-wqe" : "");
 	return 0;
 }

@@ -179,6 +179,15 @@ int xiw_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		return -EOPNOTSUPP;
 	spin_lock_bh(&qp->lock);
 	next = mask & IB_QP_STATE ? attr->qp_state : qp->state;
+	/*
+	 * A graceful close (SQD) that finds the connection already gone:
+	 * librdmacm's rdma_disconnect() asks for SQD before it tells the
+	 * CM, and both sides may disconnect at once. The QP stays in ERR.
+	 */
+	if (mask & IB_QP_STATE && next == IB_QPS_SQD && qp->state == IB_QPS_ERR) {
+		spin_unlock_bh(&qp->lock);
+		return 0;
+	}
 	/* Without IB_QP_STATE only attributes change (rdma_cm's RTS step). */
 	if (mask & IB_QP_STATE && !xiw_qp_transition_ok(qp->state, next)) {
 		spin_unlock_bh(&qp->lock);
