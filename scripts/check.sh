@@ -282,11 +282,12 @@ scripts/vm/debug-kernel.sh >"$out/debug-kernel.log" 2>&1 ||
 tier_done debug-kernel "$t0"
 # The stock kernel's uncaptured tests in one boot (each boot costs the
 # module and siw builds' checks, the initramfs and the boot, about 45 s),
+# rdma-core's own test suite (rdmacore, Documentation/interop.rst) and
 # NFS over RDMA among them (Documentation/nfs.rst): nfsd and the NFS
 # client on xiw, and each with upstream siw on the other side.
 # The module is the one DKMS built from the package (tier package), the
 # way users get it; the tree's own build if that failed (and was counted).
-vm_tier stock "selftest user timeouts scale hostile teardown nfs" 1500 \
+vm_tier stock "selftest user rdmacore timeouts scale hostile teardown nfs" 1500 \
 	${dkms_ko:+--xiw-ko "$dkms_ko"}
 # The xiw to xiw matrix and xiw against stock upstream siw (the fast
 # interop subset; `make interop` and check-full add the siw variants), on
