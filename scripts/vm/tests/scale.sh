@@ -51,22 +51,31 @@ else
 	sleep 3
 	check qp-$QPS-client retry 30 timeout 560 \
 		ib_write_bw -R -d xiw0 -q "$QPS" -n 20 -s 4096 -F "$PEER_IP"
+	echo "TCP TIME_WAITs towards port 18515:" \
+		"$(ss -Htan state time-wait '( dport = :18515 )' | wc -l)"
 	barrier qp-done 660
 fi
 [ "$KERNEL_KIND" = debug ] || check qp-$QPS-none-left retry 20 test "$(qps)" = 0
 
-# gone NAME CMD: CMD takes xiw0 away on VM 0 while ib_send_bw -D 60 runs.
+# gone NAME CMD BACK PORT: CMD takes xiw0 away on VM 0 while ib_send_bw
+# -D 60 runs on PORT, then BACK restores it.
+# Each round has a port of its own: the thousand connections above left
+# hundreds of TCP TIME_WAITs on VM 1 towards perftest's default port
+# 18515, and rdma_cm picks a connection's local port without looking at
+# TCP's (cma_alloc_any_port), so about one connect in 90 there met one of
+# those 4-tuples and failed with EADDRNOTAVAIL, and perftest's client
+# crashes retrying (Documentation/testing.rst, user).
 # "Ends fast" means well before those 60 s: on the debug kernel under a
 # full CI boot rmmod alone took 23 s, so the bounds are 45 s and 50 s.
 gone() {
 	at_depth "$1" || return 0
 	if [ "$VM_IDX" = 0 ]; then
 		barrier "$1-go" 60
-		timeout 150 ib_send_bw -R -d xiw0 -s 65536 -D 60 -F > "$OUT/$1.txt" 2>&1 &
+		timeout 150 ib_send_bw -R -d xiw0 -p "$4" -s 65536 -D 60 -F > "$OUT/$1.txt" 2>&1 &
 		bw=$!
 		# perftest's client crashes in librdmacm when its connect is
 		# refused: let it start only once the server listens.
-		retry 60 sh -c "ss -ltn 'sport = :18515' | grep -q LISTEN"
+		retry 60 sh -c "ss -ltn 'sport = :$4' | grep -q LISTEN"
 		barrier "$1-listening" 90
 		barrier "$1-running" 120
 		sleep 3
@@ -84,7 +93,7 @@ gone() {
 	else
 		barrier "$1-go" 60
 		barrier "$1-listening" 90
-		cmd="ib_send_bw -R -d xiw0 -s 65536 -D 60 -F $PEER_IP"
+		cmd="ib_send_bw -R -d xiw0 -p $4 -s 65536 -D 60 -F $PEER_IP"
 		retry 30 timeout 150 stdbuf -oL $cmd > "$OUT/$1.txt" 2>&1 &
 		bw=$!
 		retry 60 grep -q 'remote address' "$OUT/$1.txt"
@@ -119,8 +128,8 @@ QUICK=rmmod
 # With GSO-sized FPDUs on both sides, whose pages go zero-copy: the
 # device and the module go while TCP holds pages of xiw's messages.
 echo Y > $P/mpa_gso
-gone link-delete "rdma link delete xiw0" link_up
-gone rmmod "rmmod xiw" "load_xiw $XIW_ARGS mpa_gso=Y && link_up"
+gone link-delete "rdma link delete xiw0" link_up 18601
+gone rmmod "rmmod xiw" "load_xiw $XIW_ARGS mpa_gso=Y && link_up" 18602
 
 teardown() { rdma link delete xiw0 && rmmod xiw; }
 check teardown teardown
