@@ -147,6 +147,12 @@ void xiw_mpa_hs_llp_closed(struct xiw_mpa_hs *hs, struct xiw_mpa_step *out);
 int xiw_mpa_hs_state(const struct xiw_mpa_hs *hs);
 int xiw_mpa_hs_error(const struct xiw_mpa_hs *hs);
 int xiw_mpa_hs_may_send(const struct xiw_mpa_hs *hs);
+/*
+ * Why the Startup Phase ended without Full Operation, in RFC terms (a
+ * static string for a log line), or NULL; *term gets the MPA code of the
+ * TERMINATE sent for it, or 0.
+ */
+const char *xiw_mpa_hs_failure(const struct xiw_mpa_hs *hs, int *term);
 void xiw_mpa_hs_agreed(const struct xiw_mpa_hs *hs,
 		       struct xiw_mpa_agreed *out);
 /* The peer's frame (Request or Reply) as decoded; ULP data at @pd_off. */

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "mpa/handshake.h"
@@ -458,6 +459,87 @@ TEST(MpaHandshake, EventsOutOfOrderAreRefused) {
   EXPECT_EQ(g.connect(depths(), {}).upcall, Upcall::failed);
   Handshake k(Policy{}, kTimeouts);
   EXPECT_EQ(k.receive(kstd::Bytes(good_request().data(), 20)).consumed, 0u);
+}
+
+// ---- the reason an administrator reads (failure()) ---------------------------------
+
+std::string why(const Handshake& h) { return h.failure() ? h.failure() : "(none)"; }
+
+TEST(MpaHandshakeFailure, NoneWhileStartingOrEstablished) {
+  Pair p(Policy{}, Policy{});
+  EXPECT_EQ(why(p.ini), "(none)");
+  p.run();
+  EXPECT_EQ(why(p.ini), "(none)");
+  EXPECT_EQ(why(p.res), "(none)");
+}
+
+TEST(MpaHandshakeFailure, EachTimeoutNamesWhatDidNotArrive) {
+  Handshake ini(Policy{}, kTimeouts), res(Policy{}, kTimeouts);
+  ini.connect(depths(), {});
+  ini.timeout();
+  EXPECT_EQ(why(ini), "no MPA Reply before the timeout");
+  res.listen();
+  res.timeout();
+  EXPECT_EQ(why(res), "no MPA Request before the timeout");
+  Pair p(p2p(kRtrWrite), p2p(kRtrWrite));
+  p.run();
+  p.res.timeout();
+  EXPECT_EQ(why(p.res), "no RTR before the timeout");
+  Handshake ulp(Policy{}, kTimeouts);
+  ulp.listen();
+  feed(ulp, good_request());
+  ulp.timeout();
+  EXPECT_EQ(why(ulp), "the ULP neither accepted nor rejected the Request in time");
+}
+
+TEST(MpaHandshakeFailure, RejectsNameWhoRefused) {
+  Handshake ini(Policy{}, kTimeouts), res(Policy{}, kTimeouts);
+  const Step c = ini.connect(depths(), {});
+  res.listen();
+  feed(res, bytes(c.send));
+  const Step r = res.reject({});
+  EXPECT_EQ(why(res), "the ULP rejected the MPA Request");
+  feed(ini, bytes(r.send));
+  EXPECT_EQ(why(ini), "the peer rejected the MPA Request (Reply with R = 1)");
+
+  Policy want, refuse;
+  want.markers = MarkerPolicy::require;
+  refuse.markers = MarkerPolicy::refuse;
+  Handshake i2(want, kTimeouts), r2(refuse, kTimeouts);
+  const Step c2 = i2.connect(depths(), {});
+  r2.listen();
+  feed(r2, bytes(c2.send));
+  EXPECT_EQ(why(r2), "the MPA Request asks for what our settings refuse");
+
+  Policy strict;
+  strict.reject_short_ird = true;
+  Handshake i3(Policy{}, kTimeouts), r3(strict, kTimeouts);
+  const Step c3 = i3.connect({1, 1, 128, 128}, {});
+  r3.listen();
+  feed(r3, bytes(c3.send));
+  r3.accept({4, 9, 128, 128}, {});
+  EXPECT_EQ(why(r3), "the Request's IRD cannot cover our ORD (RFC 6581 section 9.1)");
+}
+
+TEST(MpaHandshakeFailure, TerminateAndBadFramesAndCloses) {
+  Pair p(p2p(kRtrWrite), p2p(kRtrWrite));
+  p.run();
+  p.res.first_fpdu(kRtrSend);
+  EXPECT_EQ(why(p.res), "refused with a TERMINATE");
+  EXPECT_EQ(p.res.term_sent(), MpaError::no_matching_rtr);
+
+  Handshake res(Policy{}, kTimeouts);
+  res.listen();
+  Bytes w = good_request();
+  w[3] = 'X';
+  feed(res, w);
+  EXPECT_EQ(why(res), "an MPA Request xiw cannot take");
+  EXPECT_EQ(res.term_sent(), MpaError::none);
+
+  Handshake ini(Policy{}, kTimeouts);
+  ini.connect(depths(), {});
+  ini.llp_closed();
+  EXPECT_EQ(why(ini), "the peer closed before its MPA Reply");
 }
 
 }  // namespace

@@ -140,6 +140,11 @@ int xiw_mpa_hs_state(const struct xiw_mpa_hs* hs) { return static_cast<int>(hs->
 int xiw_mpa_hs_error(const struct xiw_mpa_hs* hs) { return hs->error(); }
 int xiw_mpa_hs_may_send(const struct xiw_mpa_hs* hs) { return hs->may_send(); }
 
+const char* xiw_mpa_hs_failure(const struct xiw_mpa_hs* hs, int* term) {
+  *term = static_cast<int>(hs->term_sent());
+  return hs->failure();
+}
+
 void xiw_mpa_hs_agreed(const struct xiw_mpa_hs* hs, struct xiw_mpa_agreed* out) {
   const xiw::mpa::Negotiated& n = hs->agreed();
   *out = {};

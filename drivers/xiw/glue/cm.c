@@ -32,6 +32,7 @@
 #include "cm.h"
 #include "params.h"
 #include "xiw.h"
+#include "xiw_trace.h"
 
 enum xiw_cep_state {
 	XIW_CEP_IDLE,
@@ -404,6 +405,16 @@ static u8 xiw_iw_u8(u16 v)
 	return min_t(u16, v, U8_MAX);
 }
 
+/* An address's port, 0 if it has none (a closed socket's peer). */
+static u16 xiw_sa_port(const struct sockaddr_storage *a)
+{
+	if (a->ss_family == AF_INET)
+		return ntohs(((const struct sockaddr_in *)a)->sin_port);
+	if (a->ss_family == AF_INET6)
+		return ntohs(((const struct sockaddr_in6 *)a)->sin6_port);
+	return 0;
+}
+
 /* The event handler's verdict: non-zero if iw_cm dropped the event. */
 static int xiw_cep_event(struct xiw_cep *cep, struct iw_cm_id *id,
 			 enum iw_cm_event_type type, int status,
@@ -452,6 +463,11 @@ static int xiw_cep_event(struct xiw_cep *cep, struct iw_cm_id *id,
 		kernel_getsockname(cep->sock, (struct sockaddr *)&ev.local_addr);
 		kernel_getpeername(cep->sock, (struct sockaddr *)&ev.remote_addr);
 	}
+	if (trace_xiw_cm_event_enabled())
+		trace_xiw_cm_event(cep->initiator,
+				   xiw_sa_port(&ev.remote_addr) ?
+				   &ev.remote_addr : &id->remote_addr,
+				   type, status);
 	return id->event_handler(id, &ev);
 }
 
@@ -526,6 +542,45 @@ static void xiw_cep_detach_qp(struct xiw_cep *cep)
 }
 
 /* The end of a connection, whatever the cause. */
+/*
+ * One line for the administrator per connection that ends in the MPA
+ * Startup Phase (Documentation/admin-guide.rst, Logging): the peer and the
+ * reason in RFC terms, from the handshake. A TCP connect that fails is
+ * logged with mpa_log only: the ULP gets its error, and ULPs retry.
+ * Teardown our own side asked for (a ULP that gave up, a device going
+ * away) leaves the handshake unfailed and logs nothing.
+ */
+static void xiw_cep_log_failure(struct xiw_cep *cep, enum xiw_cep_state was,
+				int err)
+{
+	struct sockaddr_storage peer = {};
+	const char *why = NULL;
+	char errname[32] = "";
+	int term = 0;
+
+	if (was == XIW_CEP_MPA)
+		why = xiw_mpa_hs_failure(cep->hs, &term);
+	else if (was == XIW_CEP_CONNECTING && err)
+		why = "TCP connect failed";
+	if (!why)
+		return;
+	if (!cep->sock ||
+	    kernel_getpeername(cep->sock, (struct sockaddr *)&peer) < 0) {
+		if (cep->cm_id)
+			peer = cep->cm_id->remote_addr;
+	}
+	trace_xiw_mpa_refused(cep->initiator, &peer, why, err, term);
+	if (was == XIW_CEP_CONNECTING && !xiw_params_log())
+		return;
+	if (err)
+		snprintf(errname, sizeof(errname), " (%pe)", ERR_PTR(err));
+	pr_notice_ratelimited("xiw: %s peer %pISpc: connection refused: %s%s%s%s\n",
+			      cep->initiator ? "initiator" : "responder", &peer,
+			      why, errname, term ? ": " : "",
+			      term ? xiw_term_name(XIW_TERM_LAYER_LLP,
+						   XIW_TERM_ETYPE_MPA, term) : "");
+}
+
 static void xiw_cep_finish(struct xiw_cep *cep, int err)
 {
 	enum xiw_cep_state was = cep->state;
@@ -534,6 +589,7 @@ static void xiw_cep_finish(struct xiw_cep *cep, int err)
 		return;
 	xiw_cep_dbg(cep, "finish state %d err %d reported %d\n", was, err,
 		    cep->reported);
+	xiw_cep_log_failure(cep, was, err);
 	cep->state = XIW_CEP_CLOSED;
 	xiw_cep_close_sock(cep);
 	if (cancel_delayed_work(&cep->timer))
@@ -639,6 +695,13 @@ static void xiw_cep_connected(struct xiw_cep *cep)
 		return;
 	}
 	cep->state = XIW_CEP_CONNECTED;
+	if (trace_xiw_mpa_agreed_enabled()) {
+		struct sockaddr_storage peer = {};
+
+		kernel_getpeername(cep->sock, (struct sockaddr *)&peer);
+		trace_xiw_mpa_agreed(cep->initiator, &peer, a, cep->depths.ird,
+				     cep->depths.ord, a->peer_ird, a->peer_ord);
+	}
 	if (xiw_params_log())
 		pr_info("xiw: %s: rev %u crc %u markers %u/%u p2p %u rtr %#x ird %u ord %u gso %u\n",
 			cep->initiator ? "initiator" : "responder", a->rev,
@@ -705,6 +768,8 @@ static void xiw_cep_log_term(struct xiw_cep *cep, u8 code)
 
 	if (cep->sock)
 		kernel_getpeername(cep->sock, (struct sockaddr *)&peer);
+	trace_xiw_terminate(true, 0, &peer, XIW_TERM_LAYER_LLP,
+			    XIW_TERM_ETYPE_MPA, code);
 	pr_notice_ratelimited("xiw: %s peer %pISpc: TERMINATE sent: layer %u type %u code %#x: %s\n",
 			      cep->initiator ? "initiator" : "responder", &peer,
 			      XIW_TERM_LAYER_LLP, XIW_TERM_ETYPE_MPA, code,

@@ -10,6 +10,7 @@
 #include <linux/slab.h>
 
 #include "xiw.h"
+#include "xiw_trace.h"
 
 static struct workqueue_struct *xiw_tx_wq;
 
@@ -61,7 +62,10 @@ struct xiw_qp *xiw_qp_lookup(struct xiw_device *xdev, u32 qpn)
 void xiw_qp_connected(struct xiw_qp *qp, const struct xiw_mpa_agreed *a,
 		      const struct sockaddr_storage *peer, u16 ird, u16 ord)
 {
+	enum ib_qp_state was;
+
 	spin_lock_bh(&qp->lock);
+	was = qp->state;
 	if (qp->state != IB_QPS_ERR && qp->state != IB_QPS_RESET)
 		WRITE_ONCE(qp->state, IB_QPS_RTS);
 	WRITE_ONCE(qp->ird, ird);
@@ -69,15 +73,22 @@ void xiw_qp_connected(struct xiw_qp *qp, const struct xiw_mpa_agreed *a,
 	qp->mpa = *a;
 	qp->peer = *peer;
 	spin_unlock_bh(&qp->lock);
+	if (was != IB_QPS_ERR && was != IB_QPS_RESET && was != IB_QPS_RTS)
+		trace_xiw_qp_state(qp->ibqp.qp_num, was, IB_QPS_RTS);
 }
 
 /* Any fatal error: the QP goes to ERROR and its work requests flush. */
 void xiw_qp_to_error(struct xiw_qp *qp)
 {
+	enum ib_qp_state was;
+
 	spin_lock_bh(&qp->lock);
+	was = qp->state;
 	if (qp->state != IB_QPS_RESET)
 		WRITE_ONCE(qp->state, IB_QPS_ERR);
 	spin_unlock_bh(&qp->lock);
+	if (was != IB_QPS_RESET && was != IB_QPS_ERR)
+		trace_xiw_qp_state(qp->ibqp.qp_num, was, IB_QPS_ERR);
 	xiw_qp_kick(qp);
 }
 

@@ -19,6 +19,7 @@
 
 #include "params.h"
 #include "xiw.h"
+#include "xiw_trace.h"
 
 /* An SRQ's entries name MRs of the SRQ's PD. */
 static struct ib_pd *xiw_rq_pd(struct xiw_qp *qp)
@@ -300,6 +301,8 @@ static void xiw_rx_validated(struct xiw_qp *qp)
 
 static void xiw_rx_terminated(struct xiw_qp *qp, const struct xiw_term_cause *c)
 {
+	trace_xiw_terminate(false, qp->ibqp.qp_num, &qp->peer, c->layer,
+			    c->etype, c->code);
 	pr_notice_ratelimited("xiw: qp %u peer %pISpc: TERMINATE received: layer %u type %u code %#x: %s\n",
 			      qp->ibqp.qp_num, &qp->peer, c->layer, c->etype,
 			      c->code,
@@ -338,6 +341,8 @@ static void xiw_rx_failed(struct xiw_qp *qp, int rc)
 	struct xiw_term_cause c;
 
 	xiw_srx_cause(qp->srx, &c);
+	trace_xiw_terminate(true, qp->ibqp.qp_num, &qp->peer, c.layer, c.etype,
+			    c.code);
 	pr_notice_ratelimited("xiw: qp %u peer %pISpc: TERMINATE sent: layer %u type %u code %#x: %s (stream error %d)\n",
 			      qp->ibqp.qp_num, &qp->peer, c.layer, c.etype,
 			      c.code, xiw_term_name(c.layer, c.etype, c.code),

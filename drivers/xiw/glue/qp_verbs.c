@@ -10,6 +10,7 @@
 
 #include "cm.h"
 #include "xiw.h"
+#include "xiw_trace.h"
 
 static void xiw_qp_free_queues(struct xiw_qp *qp)
 {
@@ -170,7 +171,7 @@ int xiw_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		  struct ib_udata *udata)
 {
 	struct xiw_qp *qp = to_xiw_qp(ibqp);
-	enum ib_qp_state next;
+	enum ib_qp_state next, was;
 	bool drop = false;
 
 	if (mask & ~(IB_QP_STATE | IB_QP_ACCESS_FLAGS | IB_QP_PKEY_INDEX |
@@ -202,8 +203,11 @@ int xiw_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	/* Leaving RTS/SQD closes the connection (iw_cm disconnect). */
 	drop = (qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD) &&
 	       (next == IB_QPS_ERR || next == IB_QPS_SQD || next == IB_QPS_RESET);
+	was = qp->state;
 	WRITE_ONCE(qp->state, next);
 	spin_unlock_bh(&qp->lock);
+	if (was != next)
+		trace_xiw_qp_state(ibqp->qp_num, was, next);
 	if (drop)
 		xiw_cm_qp_drop(qp);
 	if (next == IB_QPS_ERR)

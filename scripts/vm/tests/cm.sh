@@ -132,6 +132,19 @@ payload_checks() {	# ROLE gather|copy|zero-copy
 	esac
 }
 
+# A refused connection leaves one line naming who refused it
+# (Documentation/admin-guide.rst, Logging).
+reject_checks() {
+	if [ "$1" = responder ]; then
+		check "$tc-server-logged" grep -q \
+			"xiw: responder peer $PEER_IP:[0-9]*: connection refused: the ULP rejected the MPA Request" \
+			"$CASE_FILE"
+	else
+		check "$tc-client-logged" retry 10 eval "case_log | grep -q \
+			'xiw: initiator peer $PEER_IP:$PORT: connection refused: the peer rejected the MPA Request'"
+	fi
+}
+
 # case_checks ROLE: what some cases check beyond the ULP's results.
 case_checks() {
 	case "$tc" in
@@ -143,6 +156,7 @@ case_checks() {
 	marker-error) mpa_error_checks "$1" 3 fault_tx_marker ;;
 	retry-unenhanced) retry_checks "$1" ;;
 	markers-refused) term5_checks "$1" ;;
+	reject) reject_checks "$1" ;;
 	esac
 }
 

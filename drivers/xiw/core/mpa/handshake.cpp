@@ -29,6 +29,8 @@ bool Handshake::may_send() const {
 }
 
 Step Handshake::fail(int error, MpaError term) {
+  failed_in_ = state_;
+  term_ = term;
   state_ = State::closed;
   error_ = error;
   Step s;
@@ -135,6 +137,8 @@ Step Handshake::on_request() {
   // Refused by policy before the ULP saw it: answer with R = 1 and close.
   Step s = send_frame(make_reject(policy_, request_, 0, 0, {}), State::closed);
   error_ = f.error;
+  failed_in_ = State::await_request;
+  refused_ = true;
   s.close_after_send = true;
   s.timer = Timer::cancel;
   s.upcall = Upcall::none;
@@ -184,6 +188,8 @@ Step Handshake::accept(const ReadDepths& depths, kstd::Bytes pd) {
     // Section 9.1: the initiator's IRD cannot cover our ORD.
     Step s = send_frame(reply_, State::rejected);
     error_ = d.failure.error;
+    failed_in_ = State::await_ulp;
+    refused_ = true;
     s.close_after_send = true;
     s.timer = Timer::cancel;
     s.upcall = Upcall::failed;
@@ -254,6 +260,36 @@ Step Handshake::timeout() {
       return fail(kstd::err::timedout);
     default:
       return {};
+  }
+}
+
+const char* Handshake::failure() const {
+  if (state_ == State::rejected && !refused_)
+    return initiator_ ? "the peer rejected the MPA Request (Reply with R = 1)"
+                      : "the ULP rejected the MPA Request";
+  if (state_ != State::closed && state_ != State::rejected) return nullptr;
+  if (refused_)
+    return failed_in_ == State::await_ulp ? "the Request's IRD cannot cover our ORD (RFC 6581 section 9.1)"
+                                          : "the MPA Request asks for what our settings refuse";
+  if (term_ != MpaError::none) return "refused with a TERMINATE";
+  const bool timed_out = error_ == kstd::err::timedout;
+  const bool closed = error_ == kstd::err::connreset;
+  switch (failed_in_) {
+    case State::await_request:
+      return timed_out ? "no MPA Request before the timeout"
+             : closed  ? "the peer closed before its MPA Request"
+                       : "an MPA Request xiw cannot take";
+    case State::await_reply:
+      return timed_out ? "no MPA Reply before the timeout"
+             : closed  ? "the peer closed before its MPA Reply"
+                       : "an MPA Reply xiw cannot take";
+    case State::await_ulp:
+      return timed_out ? "the ULP neither accepted nor rejected the Request in time"
+                       : "the peer closed while the ULP decided";
+    case State::await_rtr:
+      return timed_out ? "no RTR before the timeout" : "the peer closed before its RTR";
+    default:
+      return "the MPA Startup Phase failed";
   }
 }
 

@@ -103,6 +103,11 @@ class Handshake {
   bool initiator() const { return initiator_; }
   int error() const { return error_; }
   const Negotiated& agreed() const { return agreed_; }
+  // Why the Startup Phase ended without Full Operation, in RFC terms, for
+  // the administrator's log line; nullptr while it has not ended so.
+  // term_sent() is the MPA code of the TERMINATE sent for it, if any.
+  const char* failure() const;
+  MpaError term_sent() const { return term_; }
   // MPA fencing (RFC 5044 section 7.1.2): a responder sends no FPDU
   // before it has received and validated one.
   bool may_send() const;
@@ -125,6 +130,9 @@ class Handshake {
   bool initiator_ = false;
   bool fenced_ = true;
   int error_ = 0;
+  State failed_in_ = State::idle;  // the state fail() or a refusal left
+  MpaError term_ = MpaError::none;
+  bool refused_ = false;  // responder: we answered the Request with R = 1
   ReadDepths depths_{};
   Negotiated agreed_{};
   StartupFrame request_{};
