@@ -19,7 +19,7 @@ barrier setup || exit 1
 # checker on every path (SRQ, zero-copy, the MTU change), RDMA READ from
 # perftest, and the link going down; the rest of the perftest matrix runs
 # on the stock kernel and in check-full.
-QUICK='qp-caps|rping|ucmatose|pattern|pattern-srq|rdma-resource|pattern-mtu|ib_read_bw|pattern-zcopy|link-down'
+QUICK='qp-caps|rping|ucmatose|pattern|pattern-srq|rdma-resource|pattern-mtu|ib_read_bw|pattern-zcopy|one-host|link-down'
 
 # A user QP gets every limit the device advertises, reports them back and
 # starts in INIT; one more SGE or WR is EINVAL (userspace-tests/rdma/
@@ -153,6 +153,39 @@ else
 	check zcopy-copied stayed tx_zcopy_msg
 fi
 echo N > /sys/module/xiw/parameters/mpa_gso
+
+# One host (issue 23's "the way people test on one machine"): client and
+# server on VM 0 and its one xiw device, connecting to its own address;
+# TCP carries it over the loopback device, both ends' QPs are xiw's, and
+# a send can run the receive path of the other end in the same call
+# chain. rping -V and our checker, every byte checked; VM 1 waits.
+if ! at_depth one-host; then
+	:
+elif [ "$VM_IDX" = 0 ]; then
+	# one_host NAME "server" "client": both here, the client retried
+	# while the server starts; both must succeed.
+	one_host() {
+		timeout 120 sh -c "exec $2" > "$OUT/$1-server.txt" 2>&1 &
+		srv=$!
+		sleep 1
+		retry 20 timeout 100 sh -c "exec $3" > "$OUT/$1-client.txt" 2>&1
+		crc=$?
+		wait $srv
+		src=$?
+		cat "$OUT/$1-server.txt" "$OUT/$1-client.txt"
+		[ $crc = 0 ] && [ $src = 0 ]
+	}
+	check one-host-rping one_host rping "rping -s -a $MY_IP -V -C 20 -S 4096" \
+		"rping -c -a $MY_IP -V -C 20 -S 4096"
+	at rx_read_req
+	check one-host-pattern one_host pattern "$XIW_PATTERN -s $MY_IP" \
+		"$XIW_PATTERN -c $MY_IP"
+	# xiw served the checker's six RDMA READs (not another device).
+	check one-host-on-xiw grew rx_read_req 6
+	barrier one-host-done 300
+else
+	barrier one-host-done 300
+fi
 
 # The link goes down under traffic (VM 0's eth0): xiw fails the QPs at
 # NETDEV_GOING_DOWN, so the server ends within seconds instead of when TCP
