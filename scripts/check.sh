@@ -298,7 +298,10 @@ if [ "$DEPTH" = full ]; then
 	SIW_VARIANTS="stock v1 p2p p2p_read crc crc_strict gso" INTEROP=full \
 		vm_tier stock "cm interop" 2400 --pcap
 else
-	vm_tier stock "cm interop" 1000 --pcap
+	# The user-space tools against a siw server only in check-full:
+	# siw's RTR race can end in a kernel BUG on siw's host
+	# (Documentation/interop.rst, item 13).
+	INTEROP_SIW_SERVER=N vm_tier stock "cm interop" 1000 --pcap
 fi
 if [ -s "$out/vm-stock-cm-interop/wire.pcap" ]; then
 	scripts/wire/check.sh "$out/vm-stock-cm-interop/wire.pcap" vm-stock/wire |

@@ -13,7 +13,8 @@
 # filter-dump, outside the guests, so capturing costs them nothing).
 # SIW_VARIANTS (environment) names the siw variants (scripts/vm/siw.sh) the
 # tests may load besides stock siw; INTEROP (fast or full), INTEROP_CELLS
-# (a regular expression), INTEROP_USER (N: no user-space tools) and
+# (a regular expression), INTEROP_USER (N: no user-space tools),
+# INTEROP_SIW_SERVER (N: none where siw serves) and
 # INTEROP_SIW_BUGS (Y) choose the cells of the
 # interop test, CM_CASES the cases of the cm test, DEPTH (full, the
 # default, or quick) whether each test runs its whole matrix or only the
@@ -116,6 +117,7 @@ INTEROP=${INTEROP:-fast}
 INTEROP_SIW_BUGS=${INTEROP_SIW_BUGS:-N}
 INTEROP_CELLS="${INTEROP_CELLS:-}"
 INTEROP_USER=${INTEROP_USER:-Y}
+INTEROP_SIW_SERVER=${INTEROP_SIW_SERVER:-Y}
 MODULES_DIR=$modules_dir
 CM_CASES="${CM_CASES:-}"
 DEPTH=${DEPTH:-full}

@@ -74,9 +74,14 @@ agreed() {
 # and timeout(1) returns once that shell has died, while the tool may
 # still be closing its rdma_cm ids; a second server then found the first
 # one's port still bound (rdma_create_ep: EADDRINUSE, CI run of 6c9bcfc).
-# INTEROP_USER=N (make check's 6.1 boot) records them as skipped.
+# INTEROP_USER=N (make check's 6.1 boot) records them as skipped, and
+# INTEROP_SIW_SERVER=N (make check's stock boot) those where siw serves:
+# killing a siw server stuck in that race made iw_cm BUG() on siw's host
+# (iwcm.c cm_close_handler: siw reported CLOSE for a cm_id it never
+# reported ESTABLISHED; CI run of 00fe5e2).
 user_pair() {
-	if [ "${INTEROP_USER:-Y}" = N ]; then
+	if [ "${INTEROP_USER:-Y}" = N ] ||
+	   { [ "${INTEROP_SIW_SERVER:-Y}" = N ] && [ "$1" = "$XIW_VM" ]; }; then
 		echo "SKIP $TEST/$tc-$2" >> "$OUT/results"
 		return 0
 	fi
