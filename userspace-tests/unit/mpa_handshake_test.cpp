@@ -24,6 +24,9 @@ ReadDepths depths(uint16_t ird = 4, uint16_t ord = 4) { return {ird, ord, 128, 1
 
 Bytes bytes(kstd::Bytes b) { return Bytes(b.begin(), b.end()); }
 
+// The reason an administrator reads (failure()), or "(none)".
+std::string reason(const Handshake& h) { return h.failure() ? h.failure() : "(none)"; }
+
 Policy p2p(uint8_t types) {
   Policy p;
   p.peer_to_peer = true;
@@ -78,6 +81,14 @@ struct Pair {
 };
 
 // ---- complete handshakes -----------------------------------------------------
+
+TEST(MpaHandshake, NoFailureWhileStartingOrEstablished) {
+  Pair p(Policy{}, Policy{});
+  EXPECT_EQ(reason(p.ini), "(none)");
+  p.run();
+  EXPECT_EQ(reason(p.ini), "(none)");
+  EXPECT_EQ(reason(p.res), "(none)");
+}
 
 TEST(MpaHandshake, ClientServerEnhanced) {
   Pair p(Policy{}, Policy{});
@@ -188,6 +199,8 @@ TEST(MpaHandshake, WrongRtrTypeIsTerm7) {
   EXPECT_EQ(r.terminate, MpaError::no_matching_rtr);
   EXPECT_EQ(r.upcall, Upcall::failed);
   EXPECT_EQ(p.res.state(), State::closed);
+  EXPECT_EQ(reason(p.res), "refused with a TERMINATE");
+  EXPECT_EQ(p.res.term_sent(), MpaError::no_matching_rtr);
 }
 
 TEST(MpaHandshake, NonRtrFirstMessageIsTerm7) {
@@ -262,9 +275,11 @@ TEST(MpaHandshake, UlpRejectDeliversPrivateDataToTheInitiator) {
   const Step r = res.reject(kstd::Bytes(why.data(), why.size()));
   EXPECT_TRUE(r.close_after_send);
   EXPECT_EQ(res.state(), State::rejected);
+  EXPECT_EQ(reason(res), "the ULP rejected the MPA Request");
   const Step s = feed(ini, bytes(r.send));
   EXPECT_EQ(s.upcall, Upcall::rejected);
   EXPECT_EQ(ini.error(), -ECONNREFUSED);
+  EXPECT_EQ(reason(ini), "the peer rejected the MPA Request (Reply with R = 1)");
   EXPECT_EQ(bytes(ini.reply().private_data), why);
   EXPECT_TRUE(ini.reply().is_enhanced());
 }
@@ -280,6 +295,7 @@ TEST(MpaHandshake, PolicyRejectNeverReachesTheUlp) {
   EXPECT_EQ(r.upcall, Upcall::none);
   EXPECT_TRUE(r.close_after_send);
   EXPECT_EQ(res.error(), -EOPNOTSUPP);
+  EXPECT_EQ(reason(res), "the MPA Request asks for what our settings refuse");
   EXPECT_EQ(feed(ini, bytes(r.send)).upcall, Upcall::rejected);
 }
 
@@ -292,6 +308,7 @@ TEST(MpaHandshake, ShortIrdRejectCarriesTheNeededOrd) {
   feed(res, bytes(c.send));
   const Step r = res.accept({4, 9, 128, 128}, {});
   EXPECT_EQ(r.upcall, Upcall::failed);
+  EXPECT_EQ(reason(res), "the Request's IRD cannot cover our ORD (RFC 6581 section 9.1)");
   EXPECT_TRUE(r.close_after_send);
   EXPECT_EQ(feed(ini, bytes(r.send)).upcall, Upcall::rejected);
   EXPECT_EQ(ini.reply().enhanced.ord, 9);
@@ -315,9 +332,13 @@ Step respond_to(Bytes wire) {
 TEST(MpaHandshake, WrongKeyCloses) {
   Bytes w = good_request();
   w[3] = 'X';
-  const Step s = respond_to(w);
+  Handshake res(Policy{}, kTimeouts);
+  res.listen();
+  const Step s = feed(res, w);
   EXPECT_EQ(s.upcall, Upcall::failed);
   EXPECT_EQ(s.terminate, MpaError::none);  // startup errors close, no TERM
+  EXPECT_EQ(reason(res), "an MPA Request xiw cannot take");
+  EXPECT_EQ(res.term_sent(), MpaError::none);
 }
 
 TEST(MpaHandshake, InitiatorSeeingARequestDetectsInitiatorInitiator) {
@@ -369,6 +390,7 @@ TEST(MpaHandshake, ResponderTimesOutWaitingForTheRequest) {
   const Step s = res.timeout();
   EXPECT_EQ(s.upcall, Upcall::failed);
   EXPECT_EQ(res.error(), -ETIMEDOUT);
+  EXPECT_EQ(reason(res), "no MPA Request before the timeout");
 }
 
 TEST(MpaHandshake, InitiatorTimesOutWaitingForTheReply) {
@@ -376,6 +398,7 @@ TEST(MpaHandshake, InitiatorTimesOutWaitingForTheReply) {
   ini.connect(depths(), {});
   EXPECT_EQ(ini.timeout().upcall, Upcall::failed);
   EXPECT_EQ(ini.error(), -ETIMEDOUT);
+  EXPECT_EQ(reason(ini), "no MPA Reply before the timeout");
 }
 
 TEST(MpaHandshake, ResponderTimesOutWaitingForTheRtr) {
@@ -383,6 +406,7 @@ TEST(MpaHandshake, ResponderTimesOutWaitingForTheRtr) {
   p.run();
   EXPECT_EQ(p.res.timeout().upcall, Upcall::failed);
   EXPECT_EQ(p.res.error(), -ETIMEDOUT);
+  EXPECT_EQ(reason(p.res), "no RTR before the timeout");
 }
 
 TEST(MpaHandshake, ResponderTimesOutWaitingForTheUlp) {
@@ -391,6 +415,7 @@ TEST(MpaHandshake, ResponderTimesOutWaitingForTheUlp) {
   const Step s = feed(res, good_request());
   EXPECT_EQ(s.timer_ms, kTimeouts.ulp_ms);
   EXPECT_EQ(res.timeout().upcall, Upcall::failed);
+  EXPECT_EQ(reason(res), "the ULP neither accepted nor rejected the Request in time");
 }
 
 TEST(MpaHandshake, TimeoutAfterEstablishmentIsIgnored) {
@@ -405,6 +430,7 @@ TEST(MpaHandshake, LlpLossDuringStartupFails) {
   ini.connect(depths(), {});
   EXPECT_EQ(ini.llp_closed().upcall, Upcall::failed);
   EXPECT_EQ(ini.error(), -ECONNRESET);
+  EXPECT_EQ(reason(ini), "the peer closed before its MPA Reply");
 }
 
 // RFC 6581 section 10: an enhanced Request met by a close may be retried
@@ -459,87 +485,6 @@ TEST(MpaHandshake, EventsOutOfOrderAreRefused) {
   EXPECT_EQ(g.connect(depths(), {}).upcall, Upcall::failed);
   Handshake k(Policy{}, kTimeouts);
   EXPECT_EQ(k.receive(kstd::Bytes(good_request().data(), 20)).consumed, 0u);
-}
-
-// ---- the reason an administrator reads (failure()) ---------------------------------
-
-std::string why(const Handshake& h) { return h.failure() ? h.failure() : "(none)"; }
-
-TEST(MpaHandshakeFailure, NoneWhileStartingOrEstablished) {
-  Pair p(Policy{}, Policy{});
-  EXPECT_EQ(why(p.ini), "(none)");
-  p.run();
-  EXPECT_EQ(why(p.ini), "(none)");
-  EXPECT_EQ(why(p.res), "(none)");
-}
-
-TEST(MpaHandshakeFailure, EachTimeoutNamesWhatDidNotArrive) {
-  Handshake ini(Policy{}, kTimeouts), res(Policy{}, kTimeouts);
-  ini.connect(depths(), {});
-  ini.timeout();
-  EXPECT_EQ(why(ini), "no MPA Reply before the timeout");
-  res.listen();
-  res.timeout();
-  EXPECT_EQ(why(res), "no MPA Request before the timeout");
-  Pair p(p2p(kRtrWrite), p2p(kRtrWrite));
-  p.run();
-  p.res.timeout();
-  EXPECT_EQ(why(p.res), "no RTR before the timeout");
-  Handshake ulp(Policy{}, kTimeouts);
-  ulp.listen();
-  feed(ulp, good_request());
-  ulp.timeout();
-  EXPECT_EQ(why(ulp), "the ULP neither accepted nor rejected the Request in time");
-}
-
-TEST(MpaHandshakeFailure, RejectsNameWhoRefused) {
-  Handshake ini(Policy{}, kTimeouts), res(Policy{}, kTimeouts);
-  const Step c = ini.connect(depths(), {});
-  res.listen();
-  feed(res, bytes(c.send));
-  const Step r = res.reject({});
-  EXPECT_EQ(why(res), "the ULP rejected the MPA Request");
-  feed(ini, bytes(r.send));
-  EXPECT_EQ(why(ini), "the peer rejected the MPA Request (Reply with R = 1)");
-
-  Policy want, refuse;
-  want.markers = MarkerPolicy::require;
-  refuse.markers = MarkerPolicy::refuse;
-  Handshake i2(want, kTimeouts), r2(refuse, kTimeouts);
-  const Step c2 = i2.connect(depths(), {});
-  r2.listen();
-  feed(r2, bytes(c2.send));
-  EXPECT_EQ(why(r2), "the MPA Request asks for what our settings refuse");
-
-  Policy strict;
-  strict.reject_short_ird = true;
-  Handshake i3(Policy{}, kTimeouts), r3(strict, kTimeouts);
-  const Step c3 = i3.connect({1, 1, 128, 128}, {});
-  r3.listen();
-  feed(r3, bytes(c3.send));
-  r3.accept({4, 9, 128, 128}, {});
-  EXPECT_EQ(why(r3), "the Request's IRD cannot cover our ORD (RFC 6581 section 9.1)");
-}
-
-TEST(MpaHandshakeFailure, TerminateAndBadFramesAndCloses) {
-  Pair p(p2p(kRtrWrite), p2p(kRtrWrite));
-  p.run();
-  p.res.first_fpdu(kRtrSend);
-  EXPECT_EQ(why(p.res), "refused with a TERMINATE");
-  EXPECT_EQ(p.res.term_sent(), MpaError::no_matching_rtr);
-
-  Handshake res(Policy{}, kTimeouts);
-  res.listen();
-  Bytes w = good_request();
-  w[3] = 'X';
-  feed(res, w);
-  EXPECT_EQ(why(res), "an MPA Request xiw cannot take");
-  EXPECT_EQ(res.term_sent(), MpaError::none);
-
-  Handshake ini(Policy{}, kTimeouts);
-  ini.connect(depths(), {});
-  ini.llp_closed();
-  EXPECT_EQ(why(ini), "the peer closed before its MPA Reply");
 }
 
 }  // namespace

@@ -695,13 +695,9 @@ static void xiw_cep_connected(struct xiw_cep *cep)
 		return;
 	}
 	cep->state = XIW_CEP_CONNECTED;
-	if (trace_xiw_mpa_agreed_enabled()) {
-		struct sockaddr_storage peer = {};
-
-		kernel_getpeername(cep->sock, (struct sockaddr *)&peer);
-		trace_xiw_mpa_agreed(cep->initiator, &peer, a, cep->depths.ird,
-				     cep->depths.ord, a->peer_ird, a->peer_ord);
-	}
+	/* The QP learned the peer's address in xiw_cep_stream(). */
+	trace_xiw_mpa_agreed(cep->initiator, &cep->qp->peer, a, cep->depths.ird,
+			     cep->depths.ord, a->peer_ird, a->peer_ord);
 	if (xiw_params_log())
 		pr_info("xiw: %s: rev %u crc %u markers %u/%u p2p %u rtr %#x ird %u ord %u gso %u\n",
 			cep->initiator ? "initiator" : "responder", a->rev,

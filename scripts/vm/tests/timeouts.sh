@@ -142,12 +142,11 @@ if [ "$VM_IDX" = 1 ]; then
 else
 	barrier depths-listen 60
 	echo Y > /sys/module/xiw/parameters/mpa_log
-	echo "xiw-test: case ird-agreed" > /dev/kmsg
+	mark ird-agreed
 	load_module "$XIW_CMTEST_KO" role=client addr="$PEER_IP" port=7482 ird=1 ord=3 data=0
 	cat $R
 	check ird-agreed-ulp grep -q '^established ird=2 ord=2 ' $R
-	check ird-agreed-qp eval "dmesg | sed -n '/xiw-test: case ird-agreed\$/,\$p' |
-		grep -q 'xiw: initiator: rev 2 .* ird 2 ord 2 '"
+	check ird-agreed-qp logged ird-agreed 'xiw: initiator: rev 2 .* ird 2 ord 2 '
 	rmmod xiw_cmtest
 fi
 barrier depths-done 120
