@@ -250,6 +250,12 @@ for f in drivers/xiw/glue/*.[ch] include/xiw/*.h kunit/*.c testmod/*.c; do
 	[ $rc = 0 ] || cat "$out/checkpatch.log" >&2
 	case_result "style/checkpatch:$f" $rc
 done
+# Memory a test module hands an RNIC through the local DMA lkey or the
+# global rkey must be in the direct map (cmt_dma_alloc() in
+# testmod/xiw_cmtest.c says why): vmalloc memory there made upstream siw
+# send other pages and corrupt its host's memory.
+! grep -nE '\b(kv[mz]alloc|vz?alloc)\(' testmod/*.c >&2
+case_result style/testmod-dma-memory $?
 for f in $(find drivers/xiw/core userspace-tests -name '*.cpp' -o -name '*.h' | sort); do
 	clang-format --dry-run --Werror "$f" 2>"$out/clang-format.log"
 	rc=$?

@@ -117,7 +117,30 @@ module_param_string(result, result, sizeof(result), 0444);
 MODULE_PARM_DESC(result, "what the test saw (read-only)");
 
 #define CMT_BUF		(1 << 20)
+#define CMT_DATA_LEN	(CMT_BUF + 1)	/* the client's buffers: one too many */
 #define CMT_SLOTS	2
+
+/*
+ * Memory that the RNIC reaches through the local DMA lkey or the global
+ * rkey must be DMA-able: in the kernel's direct map. A software RNIC turns
+ * such an address into its page with virt_to_page(), and for vmalloc
+ * memory (what kvmalloc falls back to once the page allocator is
+ * fragmented) that is some other page: a peer that sends from it with
+ * zero copy sends the wrong octets and takes and drops references on
+ * pages that are not its own, corrupting that host's memory. Contiguous
+ * pages, each with its own count.
+ */
+static void *cmt_dma_alloc(size_t len)
+{
+	return alloc_pages_exact(len, GFP_KERNEL | __GFP_RETRY_MAYFAIL |
+				 __GFP_ZERO);
+}
+
+static void cmt_dma_free(void *p, size_t len)
+{
+	if (p)
+		free_pages_exact(p, len);
+}
 
 struct cmt_conn;
 
@@ -272,9 +295,9 @@ static void cmt_free(struct cmt_conn *c)
 	ib_dealloc_pd(c->pd);
 	c->has_qp = false;
 	for (i = 0; i < CMT_SLOTS; i++)
-		kvfree(c->slot[i].buf);
-	kvfree(c->mem);
-	kvfree(c->wbuf);
+		cmt_dma_free(c->slot[i].buf, CMT_BUF);
+	cmt_dma_free(c->mem, CMT_BUF);
+	cmt_dma_free(c->wbuf, CMT_BUF);
 	for (i = 0; i < ARRAY_SIZE(c->probe_mem); i++)
 		kfree(c->probe_mem[i]);
 	kfree(c->hello_mem);
@@ -387,8 +410,8 @@ static int cmt_serve(struct cmt_conn *c)
 {
 	int i, rc;
 
-	c->mem = kvzalloc(CMT_BUF, GFP_KERNEL);
-	c->wbuf = kvzalloc(CMT_BUF, GFP_KERNEL);
+	c->mem = cmt_dma_alloc(CMT_BUF);
+	c->wbuf = cmt_dma_alloc(CMT_BUF);
 	if (!c->mem || !c->wbuf)
 		return -ENOMEM;
 	for (i = 0; i < CMT_SLOTS; i++) {
@@ -397,7 +420,7 @@ static int cmt_serve(struct cmt_conn *c)
 		s->c = c;
 		s->recv_cqe.done = cmt_echo;
 		s->send_cqe.done = cmt_echo_sent;
-		s->buf = kvmalloc(CMT_BUF, GFP_KERNEL);
+		s->buf = cmt_dma_alloc(CMT_BUF);
 		if (!s->buf)
 			return -ENOMEM;
 		rc = cmt_post_recv(s);
@@ -714,7 +737,7 @@ static int cmt_read_inv(struct cmt_check *t, struct cmt_mr *m)
 		return rc;
 	if (wc.opcode != IB_WC_RDMA_READ || wc.byte_len != len)
 		return -EPROTO;
-	if (!cmt_mr_holds(m, len, CMT_BUF + 1, t->back))
+	if (!cmt_mr_holds(m, len, CMT_DATA_LEN, t->back))
 		return -EBADMSG;
 	/* REG_MR fails on a valid STag. */
 	t->step = "read-inv-invalidated";
@@ -885,9 +908,9 @@ static void cmt_data(void)
 	struct cmt_check t = { .c = &client };
 	int rc = -ENOMEM;
 
-	t.out = kvmalloc(CMT_BUF + 1, GFP_KERNEL);
-	t.in = kvmalloc(CMT_BUF + 1, GFP_KERNEL);
-	t.back = kvmalloc(CMT_BUF + 1, GFP_KERNEL);
+	t.out = cmt_dma_alloc(CMT_DATA_LEN);
+	t.in = cmt_dma_alloc(CMT_DATA_LEN);
+	t.back = cmt_dma_alloc(CMT_DATA_LEN);
 	t.step = "alloc";
 	if (t.out && t.in && t.back)
 		rc = cmt_checks(&t);
@@ -907,9 +930,9 @@ static void cmt_data(void)
 		else
 			strlcat(result, " frwr=ok", sizeof(result));
 	}
-	kvfree(t.out);
-	kvfree(t.in);
-	kvfree(t.back);
+	cmt_dma_free(t.out, CMT_DATA_LEN);
+	cmt_dma_free(t.in, CMT_DATA_LEN);
+	cmt_dma_free(t.back, CMT_DATA_LEN);
 }
 
 static void server_result(void)
