@@ -122,3 +122,16 @@ for ord_, size, start in ((1, 2, 0), (4, 4, 1)):
     posts = bytes(k * 8 + (0x80 if k == 1 else 0) for k in range(5)) * 2
     events = bytes([2, 3, 2, 3 | 0x40, 4, 5, 6, 2, 5, 6, 0x87, 7, 6]) * 20
     write("send_queue", "ord-%d" % ord_, bytes([ord_, size, start]) + posts + events)
+
+# RPC-over-RDMA: Version One and Two headers (a READ call with a write and
+# a reply chunk, a Long Call, errors), a property operation, private data.
+def w(*ws):
+    return b"".join(struct.pack(">I", x) for x in ws)
+
+
+write("rpcrdma", "v1-read-call", w(1, 1, 32, 0, 0, 1, 1, 0x11, 4096, 0, 0x1000, 0, 1, 1, 0x22, 512, 0, 0x40))
+write("rpcrdma", "v2-long-call", w(2, 2, 1, 1, 0, 0x11, 1, 0, 7, 3000, 0, 0x5000, 0, 0, 0))
+write("rpcrdma", "v2-err-write-resource", w(3, 2, 1, 4, 7, 1, 70000))
+write("rpcrdma", "v1-err-vers", w(4, 1, 1, 4, 1, 1, 1))
+write("rpcrdma", "v2-connprop", w(5, 2, 1, 5, 0, 1, 36, 2, 1, 4, 8192, 2, 4, 2, 1, 1))
+write("rpcrdma", "private-data", bytes([0xF6, 0xAB, 0x0E, 0x18, 1, 1, 3, 3]))
