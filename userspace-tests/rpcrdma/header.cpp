@@ -310,19 +310,19 @@ size_t encode(const Header& h, xdr::MutableBytes out) {
   return w.length();
 }
 
-Header error_for(const Prefix& request, Status s, uint32_t credit) {
+Header error_for(const Prefix& request, Status s, uint32_t credit, uint32_t high) {
   Header h;
   h.xid = request.xid;
   h.vers = request.vers;
   h.credit = credit;
   h.proc = Proc::error;
   Error& e = h.error;
-  if (request.vers != kVersionOne && request.vers != kVersionTwo) s = Status::vers;
+  if (request.vers < kVersionOne || request.vers > high) s = Status::vers;
   switch (s) {
     case Status::vers:
       e.code = ErrCode::vers;
       e.vers_low = kVersionOne;
-      e.vers_high = kVersionTwo;
+      e.vers_high = high;
       return h;
     case Status::inval_proc:
       e.code = ErrCode::inval_proc;

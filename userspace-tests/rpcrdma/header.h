@@ -165,6 +165,7 @@ size_t encode(const Header& h, xdr::MutableBytes out);
 // require; an unknown version is answered in ERR_VERS form with the range
 // this library speaks. Version One has only ERR_VERS and ERR_CHUNK: every
 // other failure becomes ERR_CHUNK there.
-Header error_for(const Prefix& request, Status s, uint32_t credit);
+// @high: the highest version the responder speaks (ERR_VERS names 1..high).
+Header error_for(const Prefix& request, Status s, uint32_t credit, uint32_t high = kVersionTwo);
 
 }  // namespace rpcrdma
