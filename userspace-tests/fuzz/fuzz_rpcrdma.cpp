@@ -8,12 +8,14 @@
 //    canonical: XDR bools and enums are checked, and a decoded OPTIONAL
 //    body is compared without its pad octets), and decodes again the same;
 //  - every refused request has an RDMA_ERROR answer that encodes and
-//    decodes as an error of the request's xid and version.
+//    decodes as an error of the request's xid and version;
+//  - the requester and responder take any message (check_endpoints()).
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <vector>
 
+#include "rpcrdma/endpoint.h"
 #include "rpcrdma/header.h"
 #include "rpcrdma/private_data.h"
 #include "rpcrdma/props.h"
@@ -82,11 +84,37 @@ void check_header(const std::vector<uint8_t>& in) {
   if (h.proc == Proc::optional) check_props(h);
 }
 
+// Both endpoints take any message: a responder's answer always encodes
+// (in the request's version, echoing its xid), and a requester never
+// counts below zero calls outstanding nor grants itself more credits
+// than it asked for.
+void check_endpoints(const std::vector<uint8_t>& in) {
+  for (const bool two : {false, true}) {
+    Responder rs(8, two, true);
+    const Responder::Request q = rs.receive(in);
+    if (q.what == Responder::Action::error) {
+      std::vector<uint8_t> out(64);
+      const size_t n = encode(q.answer, out);
+      CHECK(n > 0);
+      Header back;
+      CHECK(decode(xdr::Bytes(out.data(), n), &back).status == Status::ok);
+      CHECK(back.proc == Proc::error && back.xid == q.xid && back.vers == q.vers);
+    }
+  }
+  Requester rq(kVersionTwo, 4);
+  rq.call(1);
+  const Requester::Received r = rq.receive(in);
+  CHECK(rq.credits() >= 1 && rq.credits() <= 4);
+  if (r.what == Requester::Outcome::reply || r.what == Requester::Outcome::failed) CHECK(rq.may_send());
+  if (r.what == Requester::Outcome::resend) CHECK(rq.version() == kVersionOne && !rq.may_send());
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::vector<uint8_t> in(data, data + size);
   check_header(in);
+  check_endpoints(in);
   const PrivateData pd = decode_private_data(in);
   CHECK(pd.send_size >= kDefaultInline && pd.send_size <= kMaxInline && pd.send_size % 1024 == 0);
   CHECK(pd.recv_size >= kDefaultInline && pd.recv_size <= kMaxInline && pd.recv_size % 1024 == 0);

@@ -111,6 +111,7 @@ Requester::Received Requester::receive(xdr::Bytes msg) {
   credits_ = std::clamp(h.credit, 1u, max_credits_);
   r.what = Outcome::reply;
   r.rpc = d.length;
+  r.header = h;
   return r;
 }
 
@@ -160,8 +161,9 @@ Responder::Request Responder::receive(xdr::Bytes msg) {
         q.what = Action::none;
         return q;
       }
-      // Chunks are not served yet: refused with the limits they exceed.
-      if (h.chunks.nreads || h.chunks.nwrites || h.chunks.has_reply) {
+      // A responder that does not serve chunks refuses them with the
+      // limit they exceed, 0.
+      if (!chunks_ && (h.chunks.nreads || h.chunks.nwrites || h.chunks.has_reply)) {
         q.what = Action::error;
         q.answer = error_for(p, h.chunks.nreads ? Status::read_chunks : Status::write_chunks, credits_, high);
         q.answer.error.max = 0;
@@ -173,6 +175,7 @@ Responder::Request Responder::receive(xdr::Bytes msg) {
       if (v2) seen_two_ = true;
       q.what = Action::call;
       q.rpc = d.length;
+      q.req = h;
       return q;
     case Proc::optional: {
       const uint32_t type = h.optional.type;
@@ -196,6 +199,19 @@ Responder::Request Responder::receive(xdr::Bytes msg) {
       return q;
     }
     case Proc::nomsg:  // a Long Call: its message is in a read chunk
+      if (chunks_ && (!v2 || h.dir == Direction::call)) {
+        const auto reads = h.chunks.read_list();
+        if (!reads.empty() && reads[0].position == 0) {
+          if (v2) seen_two_ = true;
+          q.what = Action::call;
+          q.rpc = d.length;
+          q.req = h;
+          return q;
+        }
+        q.what = Action::error;
+        q.answer = error_for(p, Status::bad_xdr, credits_, high);
+        return q;
+      }
       q.what = Action::error;
       q.answer = error_for(p, Status::read_chunks, credits_, high);
       q.answer.error.max = 0;

@@ -69,6 +69,7 @@ class Requester {
     uint32_t xid = 0;
     size_t rpc = 0;  // offset of the RPC message
     Error error;
+    Header header;  // a reply's transport header (its write list)
   };
   Received receive(xdr::Bytes msg);
 
@@ -87,8 +88,11 @@ class Requester {
 class Responder {
  public:
   // @credits: the grant (receive buffers posted). @speaks_two: false for a
-  // responder of Version One only, as Linux's nfsd is.
-  Responder(uint32_t credits, bool speaks_two) : credits_(credits), two_(speaks_two) {}
+  // responder of Version One only, as Linux's nfsd is. @serves_chunks:
+  // calls with chunk lists (and Long Calls, NOMSG with a Position Zero
+  // read chunk) are passed on in Request::req; otherwise refused.
+  Responder(uint32_t credits, bool speaks_two, bool serves_chunks = false)
+      : credits_(credits), two_(speaks_two), chunks_(serves_chunks) {}
 
   void connected(const PrivateData& ours, const PrivateData& peer) { inline_ = agree(ours, peer); }
   uint32_t send_inline() const;
@@ -104,8 +108,9 @@ class Responder {
     Action what = Action::bad;
     uint32_t xid = 0;
     uint32_t vers = 0;
-    size_t rpc = 0;
+    size_t rpc = 0;  // NOMSG: the message is all in the read chunk
     Header answer;
+    Header req;  // a call's transport header, with its chunk lists
   };
   Request receive(xdr::Bytes msg);
 
@@ -118,6 +123,7 @@ class Responder {
  private:
   uint32_t credits_;
   bool two_;
+  bool chunks_;
   bool seen_two_ = false;
   bool connprop_sent_ = false;
   uint32_t peer_rbsiz_ = 0;

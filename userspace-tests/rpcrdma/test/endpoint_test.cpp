@@ -177,6 +177,27 @@ TEST(RpcRdmaEndpoint, ResponderErrors) {
   EXPECT_EQ(msg(answer_of(one.receive(words({5, 2, 0, 0, 0, 0, 0, 0, 0})))), words({5, 2, 4, 4, 1, 1, 1}));
 }
 
+TEST(RpcRdmaEndpoint, ResponderServingChunks) {
+  Responder rs(4, true, true);
+  // A call with a read chunk at position 44 and a write chunk: passed on.
+  const Responder::Request q =
+      rs.receive(words({5, 2,     0, 0,   0, 0,      1, 44, 9, 100, 0, 0x1000, 0,  // reads
+                        1, 1,     8, 100, 0, 0x2000, 0,                            // writes
+                        0, 0xcafe}));
+  ASSERT_EQ(q.what, Responder::Action::call);
+  EXPECT_EQ(q.req.chunks.nreads, 1u);
+  EXPECT_EQ(q.req.chunks.reads[0].position, 44u);
+  EXPECT_EQ(q.req.chunks.write_chunk(0)[0].handle, 8u);
+  // A Long Call: NOMSG with a Position Zero read chunk.
+  const Responder::Request l = rs.receive(words({6, 2, 0, 1, 0, 0, 1, 0, 9, 300, 0, 0x1000, 0, 0, 0}));
+  ASSERT_EQ(l.what, Responder::Action::call);
+  EXPECT_EQ(l.req.proc, Proc::nomsg);
+  // NOMSG without one has no message anywhere: BAD_XDR (ERR_CHUNK in One).
+  EXPECT_EQ(msg(answer_of(rs.receive(words({7, 2, 0, 1, 0, 0, 1, 8, 9, 300, 0, 0x1000, 0, 0, 0})))),
+            words({7, 2, 4, 4, 2}));
+  EXPECT_EQ(msg(answer_of(rs.receive(words({7, 1, 0, 1, 0, 0, 0})))), words({7, 1, 4, 4, 2}));
+}
+
 TEST(RpcRdmaEndpoint, InlineSizes) {
   const Inline a = agree({4096, 8192, false}, {2048, 16384, false});
   EXPECT_EQ(a.send, 4096u);
