@@ -89,6 +89,9 @@ for p in xiw_pattern xiw_inject xiw_churn xiw_qpcaps; do
 	gcc -O2 -Wall -Wextra -Werror -o "$top/build/user/$p" \
 		"$top/userspace-tests/rdma/$p.c" -lrdmacm -libverbs || exit 1
 done
+# The RPC-over-RDMA tools (Documentation/rpcrdma.rst).
+make -C "$top/userspace-tests/rpcrdma" OUT="$top/build/user" tools >>"$out.xiw-build.log" 2>&1 ||
+	{ tail -n 20 "$out.xiw-build.log" >&2; exit 1; }
 siw_ko=$("$here/siw.sh" "$kdir") || exit 1
 siw_kos=stock=$siw_ko
 for v in ${SIW_VARIANTS:-}; do

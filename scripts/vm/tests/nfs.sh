@@ -75,6 +75,13 @@ if srv; then
 	check xiw-server-read-inv grew read_inv $MIN_INV
 else
 	at rx_send_inv rx_read_req
+	# RPC-over-RDMA Version Two against Linux's nfsd, which speaks One
+	# (Documentation/rpcrdma.rst): the probe is answered ERR_VERS, the
+	# NULL calls of NFSv3 and NFSv4 go on in Version One.
+	for v in 3 4; do
+		check rpcrdma-nfsd-v$v-null "$XIW_TOP/build/user/rpcrdma-ping" -p 20049 \
+			-P 100003 -V $v -c 3 -e 1 "$PEER_IP"
+	done
 	check xiw-mount-v3 nfs_mount 3 $M3
 	check xiw-mount-v4.2 nfs_mount 4.2 $M4
 	check xiw-v3-integrity bounded 300 integrity $M3/int
