@@ -103,9 +103,12 @@ Requester::Received Requester::receive(xdr::Bytes msg) {
     r.what = rbsiz ? Outcome::property : Outcome::ignored;
     return r;
   }
-  // A reply: MSG with the reply inline. This requester offers no reply
-  // chunk, so NOMSG (a reply sent by RDMA WRITE) cannot be one of ours.
-  if (h.proc != Proc::msg || (h.vers == kVersionTwo && h.dir != Direction::reply) || !outstanding_) return r;
+  // A reply: MSG with the reply inline, or NOMSG with all of it written
+  // into the reply chunk the call offered (returned with its length).
+  const bool in_chunk = h.proc == Proc::nomsg && h.chunks.has_reply;
+  if ((h.proc != Proc::msg && !in_chunk) || (h.vers == kVersionTwo && h.dir != Direction::reply) ||
+      !outstanding_)
+    return r;
   outstanding_--;
   granted_ = true;
   credits_ = std::clamp(h.credit, 1u, max_credits_);

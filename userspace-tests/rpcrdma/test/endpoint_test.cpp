@@ -131,6 +131,16 @@ TEST(RpcRdmaEndpoint, RequesterRefusesWhatIsNotAReply) {
   h.credit = 1000;
   ASSERT_EQ(rq.receive(msg(h)).what, Requester::Outcome::reply);
   EXPECT_EQ(rq.credits(), 8u);
+  // NOMSG is a reply only with the reply chunk it was written into.
+  rq.call(13);
+  Header nomsg = rs.reply(13, 2);
+  nomsg.proc = Proc::nomsg;
+  EXPECT_EQ(rq.receive(msg(nomsg)).what, Requester::Outcome::bad);
+  const Segment written{5, 300, 0x1000};
+  ASSERT_TRUE(nomsg.chunks.set_reply({&written, 1}));
+  const Requester::Received in_chunk = rq.receive(msg(nomsg));
+  ASSERT_EQ(in_chunk.what, Requester::Outcome::reply);
+  EXPECT_EQ(in_chunk.header.chunks.reply_chunk()[0].length, 300u);
   // An RDMA_ERROR ends that call.
   rq.call(11);
   Header e = rs.reply(11, 2);

@@ -4,13 +4,15 @@
 // responder says, sends NULL calls (or ECHO calls with -s), checks every
 // reply, and prints the version agreed and the round-trip times.
 //
-//   rpcrdma-ping [-v 1|2] [-p port] [-c count] [-s size] [-P prog] [-V vers] [-x proc] [-q] [-e version] [-L]
-//   host
+//   rpcrdma-ping [-v 1|2] [-p port] [-c count] [-s size] [-P prog] [-V vers]
+//                [-x proc] [-q] [-e version] [-L] [-R] host
 //
 // -s size: ECHO calls of that many octets (checked when they come back);
 // an argument that does not fit inline goes in a read chunk, a result that
 // would not fit in a write chunk; -L: every ECHO call as a Long Call (the
-// whole message in a Position Zero read chunk, sent NOMSG);
+// whole message in a Position Zero read chunk, sent NOMSG); -R: a result
+// that would not fit inline comes back as a whole reply written into a
+// reply chunk (NOMSG) instead of a write chunk;
 // -e version: fail unless the calls ended in that version.
 //
 // Against Linux's NFS server: rpcrdma-ping -p 20049 -P 100003 -V 3 host
@@ -42,15 +44,16 @@ struct Options {
   int32_t size = -1;  // -1: NULL calls; else ECHO with this many octets
   uint32_t prog = rpc::kTestProg, vers = rpc::kTestVers, proc = rpc::kProcNull;
   bool quiet = false;
-  uint32_t expect = 0;     // -e: the version the calls must end in
-  bool long_call = false;  // -L: ECHO calls as Long Calls
+  uint32_t expect = 0;       // -e: the version the calls must end in
+  bool long_call = false;    // -L: ECHO calls as Long Calls
+  bool reply_chunk = false;  // -R: large results in a reply chunk
   const char* host = nullptr;
 };
 
 [[noreturn]] void usage() {
   fprintf(stderr,
           "usage: rpcrdma-ping [-v 1|2] [-p port] [-c count] [-s size] [-P prog] [-V vers] [-x proc] [-q] "
-          "[-e version] host\n");
+          "[-e version] [-L] [-R] host\n");
   exit(2);
 }
 
@@ -62,7 +65,7 @@ struct Options {
 Options parse(int argc, char** argv) {
   Options o;
   int c;
-  while ((c = getopt(argc, argv, "v:p:c:s:P:V:x:qe:L")) != -1) {
+  while ((c = getopt(argc, argv, "v:p:c:s:P:V:x:qe:LR")) != -1) {
     switch (c) {
       case 'v':
         o.version = strtoul(optarg, nullptr, 0);
@@ -96,6 +99,9 @@ Options parse(int argc, char** argv) {
         break;
       case 'L':
         o.long_call = true;
+        break;
+      case 'R':
+        o.reply_chunk = true;
         break;
       default:
         usage();
@@ -160,6 +166,7 @@ struct Session {
 struct Plan {
   bool read_chunk = false;   // the data item (or, for a Long Call, the message)
   bool write_chunk = false;  // ECHO's result
+  bool reply_chunk = false;  // all of the reply (-R), sent NOMSG
 };
 
 // Waits for the answer to @xid. True once its reply is checked; false if
@@ -192,7 +199,17 @@ bool await(Session& s, uint32_t xid, uint32_t sent_version, const std::vector<ui
         break;
       case Requester::Outcome::reply: {
         if (got.xid != xid) die("reply to an xid not outstanding");
-        xdr::Reader rr(msg.subspan(got.rpc));
+        xdr::Bytes rpcmsg = msg.subspan(got.rpc);
+        if (plan.reply_chunk) {
+          // All of the reply was written into our reply chunk; its length
+          // comes back in the chunk's one segment.
+          const Chunks& ch = got.header.chunks;
+          if (got.header.proc != Proc::nomsg || !ch.has_reply || ch.reply_chunk().size() != 1 ||
+              ch.reply_chunk()[0].length > s.d.res.size())
+            die("the reply did not come in the reply chunk offered");
+          rpcmsg = xdr::Bytes(s.d.res.data(), ch.reply_chunk()[0].length);
+        }
+        xdr::Reader rr(rpcmsg);
         rpc::Reply reply;
         if (!rpc::decode_reply(rr, &reply) || reply.xid != xid) die("malformed RPC reply");
         if (!reply.accepted || reply.stat != rpc::kSuccess)
@@ -240,6 +257,11 @@ void add_chunks(Session& s, const Plan& plan, const std::vector<uint8_t>& rpcmsg
     h->chunks.add_read({kEchoDataPos, {s.d.arg_mr->rkey, uint32_t(arg.size()), uintptr_t(s.d.arg.data())}});
     inl->resize(kEchoDataPos);
   }
+  if (plan.reply_chunk) {
+    std::fill(s.d.res.begin(), s.d.res.end(), 0);
+    const Segment seg{s.d.res_mr->rkey, uint32_t(s.d.res.size()), uintptr_t(s.d.res.data())};
+    h->chunks.set_reply({&seg, 1});
+  }
   if (plan.write_chunk) {
     std::fill(s.d.res.begin(), s.d.res.begin() + arg.size(), 0);
     const Segment seg{s.d.res_mr->rkey, uint32_t(arg.size()), uintptr_t(s.d.res.data())};
@@ -256,10 +278,13 @@ double call(Session& s, uint32_t xid, uint32_t proc, int32_t size) {
   Plan plan;
   const bool echo = proc == rpc::kProcEcho && size >= 0;
   plan.read_chunk = echo && (s.o.long_call || rpcmsg.size() + kHeaderRoom > s.rq.send_inline());
-  plan.write_chunk = echo && 28 + xdr::pad4(arg.size()) + kHeaderRoom > s.rq.recv_inline();
-  if ((plan.read_chunk || plan.write_chunk) && (!s.d.arg_mr || rpcmsg.size() > s.d.arg.size()))
+  const bool big_result = echo && 28 + xdr::pad4(arg.size()) + kHeaderRoom > s.rq.recv_inline();
+  plan.write_chunk = big_result && !s.o.reply_chunk;
+  plan.reply_chunk = big_result && s.o.reply_chunk;
+  const bool ddp = plan.read_chunk || plan.write_chunk || plan.reply_chunk;
+  if (ddp && (!s.d.arg_mr || rpcmsg.size() > s.d.arg.size()))
     die("no registered memory for a call of " + std::to_string(rpcmsg.size()) + " octets");
-  if (plan.read_chunk || plan.write_chunk) s.ddp_calls++;
+  if (ddp) s.ddp_calls++;
   Header h = s.rq.call(xid);
   std::vector<uint8_t> inl;
   for (;;) {

@@ -67,7 +67,8 @@ struct Counts {
   uint32_t calls[3] = {};  // by version
   uint32_t errors = 0;
   uint32_t props = 0;
-  uint32_t ddp = 0;  // calls with chunks
+  uint32_t ddp = 0;           // calls with chunks
+  uint32_t reply_chunks = 0;  // replies sent in a reply chunk
 };
 
 // Registered memory for calls pulled from read chunks and results pushed
@@ -163,12 +164,12 @@ bool push(tools::Conn& c, const Chunks& offered, xdr::Bytes data, Ddp& d, Chunks
     *e = {ErrCode::write_resource, 0, 0, 0, 1, uint32_t(data.size())};
     return false;
   }
-  std::copy(data.begin(), data.end(), d.out.begin());
+  std::copy(data.begin(), data.end(), d.in.begin());  // free once the call is gathered
   size_t at = 0;
   std::vector<Segment> segs;
   for (const Segment& s : chunk) {
     const uint32_t n = uint32_t(std::min<size_t>(s.length, data.size() - at));
-    if (n && !c.write(d.out.data() + at, n, d.out_mr, s.offset, s.handle, err)) return false;
+    if (n && !c.write(d.in.data() + at, n, d.in_mr, s.offset, s.handle, err)) return false;
     segs.push_back({s.handle, n, s.offset});
     at += n;
   }
@@ -181,7 +182,32 @@ bool push(tools::Conn& c, const Chunks& offered, xdr::Bytes data, Ddp& d, Chunks
   return true;
 }
 
-// Answers one call. False if the connection must end.
+// Writes the RPC reply staged in d.out (@len octets) into the reply
+// chunk; *@used is that chunk trimmed to what was written. False with the
+// error to send (the chunk too small: REPLY_RESOURCE and the length).
+bool push_reply(tools::Conn& c, const Chunks& offered, size_t len, Ddp& d, Chunks* used, Error* e,
+                std::string* err) {
+  uint64_t room = 0;
+  for (const Segment& s : offered.reply_chunk()) room += s.length;
+  if (room < len) {
+    *e = {ErrCode::reply_resource};
+    e->length_needed = uint32_t(len);
+    return false;
+  }
+  size_t at = 0;
+  std::vector<Segment> segs;
+  for (const Segment& s : offered.reply_chunk()) {
+    const uint32_t n = uint32_t(std::min<size_t>(s.length, len - at));
+    if (n && !c.write(d.out.data() + at, n, d.out_mr, s.offset, s.handle, err)) return false;
+    segs.push_back({s.handle, n, s.offset});
+    at += n;
+  }
+  used->set_reply(segs);
+  return true;
+}
+
+// Answers one call: the reply inline (MSG), or all of it in the reply
+// chunk (NOMSG) when it does not fit. False if the connection must end.
 bool serve_call(tools::Conn& c, Responder& rs, const Responder::Request& q, xdr::Bytes msg, Ddp& d, Counts& n,
                 std::string* err) {
   if (rs.connprop_due()) {
@@ -190,34 +216,39 @@ bool serve_call(tools::Conn& c, Responder& rs, const Responder::Request& q, xdr:
   }
   std::vector<uint8_t> call;
   Error e;
-  if (!gather(c, q, msg.subspan(q.rpc), d, &call, &e, err)) {
+  const auto refuse = [&](const Error& why) {
     if (!err->empty()) return false;
     n.errors++;
-    return send_header(c, error_header(rs, q, e), err);
-  }
-  const bool to_chunk = q.req.chunks.nwrites > 0;
+    return send_header(c, error_header(rs, q, why), err);
+  };
+  if (!gather(c, q, msg.subspan(q.rpc), d, &call, &e, err)) return refuse(e);
+  const Chunks& offered = q.req.chunks;
+  const bool to_chunk = offered.nwrites > 0;
   Header h = rs.reply(q.xid, q.vers);
-  std::vector<uint8_t> rpcmsg(c.send_room());
-  xdr::Writer w(rpcmsg);
+  xdr::Writer w(xdr::MutableBytes(d.out.data(), d.out.size()));  // the RPC reply, in registered memory
   xdr::Bytes data;
   answer(call, w, to_chunk, &data);
-  if (to_chunk && !data.empty() && !push(c, q.req.chunks, data, d, &h.chunks, &e, err)) {
-    if (!err->empty()) return false;
-    n.errors++;
-    return send_header(c, error_header(rs, q, e), err);
-  }
-  const size_t hl = encode(h, xdr::MutableBytes(c.send_buf(), c.send_room()));
+  if (!w.ok()) return refuse({ErrCode::system});
+  if (to_chunk && !data.empty() && !push(c, offered, data, d, &h.chunks, &e, err)) return refuse(e);
   const size_t limit = std::min<size_t>(rs.send_inline(), c.send_room());
-  if (!hl || !w.ok() || hl + w.length() > limit) {  // no reply chunk served yet
-    n.errors++;
+  size_t hl = encode(h, xdr::MutableBytes(c.send_buf(), c.send_room()));
+  if (hl && hl + w.length() <= limit) {
+    memcpy(c.send_buf() + hl, d.out.data(), w.length());
+    hl += w.length();
+  } else if (offered.has_reply) {
+    if (!push_reply(c, offered, w.length(), d, &h.chunks, &e, err)) return refuse(e);
+    h.proc = Proc::nomsg;
+    hl = encode(h, xdr::MutableBytes(c.send_buf(), c.send_room()));
+    if (!hl) return refuse({ErrCode::system});
+    n.reply_chunks++;
+  } else {
     Error big{ErrCode::reply_resource};
     big.length_needed = uint32_t(hl + w.length());
-    return send_header(c, error_header(rs, q, big), err);
+    return refuse(big);
   }
-  memcpy(c.send_buf() + hl, rpcmsg.data(), w.length());
   n.calls[q.vers]++;
-  if (!q.req.chunks.read_list().empty() || to_chunk) n.ddp++;
-  return c.send(hl + w.length(), err);
+  if (!offered.read_list().empty() || to_chunk || offered.has_reply) n.ddp++;
+  return c.send(hl, err);
 }
 
 // Serves one connection until the peer goes.
@@ -284,8 +315,11 @@ int main(int argc, char** argv) {
     Responder rs(bufs.nrecv, o.version == kVersionTwo, true);
     rs.connected(ours, c->peer());
     const Counts n = serve(*c, rs);
-    printf("rpcrdma-server: %s: calls v1 %u v2 %u (with chunks %u), errors sent %u, properties received %u\n",
-           c->peer_name().c_str(), n.calls[1], n.calls[2], n.ddp, n.errors, n.props);
+    printf(
+        "rpcrdma-server: %s: calls v1 %u v2 %u (with chunks %u, replies in a reply chunk %u), errors sent "
+        "%u, "
+        "properties received %u\n",
+        c->peer_name().c_str(), n.calls[1], n.calls[2], n.ddp, n.reply_chunks, n.errors, n.props);
     fflush(stdout);
     delete c;
   }
