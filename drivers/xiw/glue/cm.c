@@ -191,15 +191,22 @@ static void xiw_cep_queue(struct xiw_cep *cep)
 
 /* ---- sockets ------------------------------------------------------------ */
 
+/*
+ * The socket callbacks take sk_callback_lock with softirqs off: TCP runs
+ * them from softirq, but also from release_sock()'s backlog with softirqs
+ * on, and a reader there that a softirq interrupts could deadlock against
+ * inet_child_forget(), which takes the lock for writing under the
+ * socket's spinlock (lockdep reported the pair when nfsd stopped).
+ */
 static void xiw_cm_sk_event(struct sock *sk)
 {
 	struct xiw_cep *cep;
 
-	read_lock(&sk->sk_callback_lock);
+	read_lock_bh(&sk->sk_callback_lock);
 	cep = sk->sk_user_data;
 	if (cep)
 		xiw_cep_queue(cep);
-	read_unlock(&sk->sk_callback_lock);
+	read_unlock_bh(&sk->sk_callback_lock);
 }
 
 /* The peer closed its side (its FIN came), or the connection is gone. */
@@ -215,13 +222,13 @@ static void xiw_cm_sk_data_ready(struct sock *sk)
 {
 	struct xiw_cep *cep;
 
-	read_lock(&sk->sk_callback_lock);
+	read_lock_bh(&sk->sk_callback_lock);
 	cep = sk->sk_user_data;
 	if (cep && cep->streaming)
 		xiw_qp_rx(cep->qp, sk);
 	else if (cep)
 		xiw_cep_queue(cep);
-	read_unlock(&sk->sk_callback_lock);
+	read_unlock_bh(&sk->sk_callback_lock);
 }
 
 /*
@@ -232,7 +239,7 @@ static void xiw_cm_sk_write_space(struct sock *sk)
 {
 	struct xiw_cep *cep;
 
-	read_lock(&sk->sk_callback_lock);
+	read_lock_bh(&sk->sk_callback_lock);
 	cep = sk->sk_user_data;
 	/* As sk_stream_write_space(): only once there is room again. */
 	if (cep && cep->streaming && sk_stream_is_writeable(sk) &&
@@ -240,7 +247,7 @@ static void xiw_cm_sk_write_space(struct sock *sk)
 		clear_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
 		xiw_qp_kick(cep->qp);
 	}
-	read_unlock(&sk->sk_callback_lock);
+	read_unlock_bh(&sk->sk_callback_lock);
 }
 
 /*

@@ -80,4 +80,42 @@ else	# 6.1: built out
 fi
 check read-requests-served grew rx_read_req 1
 check no-qp-left retry 30 test "$(qps)" = 0
+
+# A listener destroyed while connections may wait in its accept queue:
+# TCP forgets each child under the child's socket lock
+# (inet_child_forget() takes its sk_callback_lock with softirqs off), and
+# the children were born with xiw's socket callbacks. Those took
+# sk_callback_lock with softirqs on when TCP ran them from
+# release_sock()'s backlog: lockdep (debug kernel, the harness's
+# kernel-log case) called the pair a possible deadlock when nfsd stopped
+# in CI. VM 0 connects to its own rping listener in a tight loop while
+# the listener goes. Whether a child is still queued at that moment is a
+# race: one debug run without the fix did not reproduce the report.
+pending_children() {
+	rping -s -a "$MY_IP" -p 18700 -C 1 >/dev/null 2>&1 &
+	l=$!
+	sleep 2
+	python3 - "$MY_IP" 18700 4 <<-'EOP' &
+	import socket, sys, time
+	end, held = time.time() + float(sys.argv[3]), []
+	while time.time() < end:
+	    c = socket.socket()
+	    c.setblocking(False)
+	    c.connect_ex((sys.argv[1], int(sys.argv[2])))
+	    held.append(c)
+	    if len(held) > 200:
+	        for h in held:
+	            h.close()
+	        held = []
+	    time.sleep(0.002)
+	EOP
+	c=$!
+	sleep 1
+	kill $l
+	wait $l
+	wait $c
+	# The listener is gone: nothing answers on its port.
+	! rping -c -a "$MY_IP" -p 18700 -C 1 >/dev/null 2>&1
+}
+[ "$VM_IDX" = 0 ] && check listener-with-pending-children pending_children
 check teardown sh -c 'rdma link delete xiw0 && rmmod xiw'
