@@ -8,13 +8,26 @@
 namespace rpcrdma {
 namespace {
 
-// Receive Buffer Size from a CONNPROP or UPDPROP, 0 if absent or invalid.
-uint32_t rbsiz_of(const Optional& o) {
-  PropMsg m;
+// Applies the Receive Buffer Size of a decoded CONNPROP or UPDPROP to
+// *@peer_rbsiz (never below the Version One default); false if it names
+// none.
+bool learn_rbsiz(const PropMsg& m, uint32_t* peer_rbsiz) {
   uint32_t v = 0;
-  if (decode_props(o.type, o.info, &m) != PropStatus::ok) return 0;
-  if (m.type != OptType::connprop && m.type != OptType::updprop) return 0;
-  return m.set.u32(kPropRbsiz, &v) ? v : 0;
+  if (m.type != OptType::connprop && m.type != OptType::updprop) return false;
+  if (!m.set.u32(kPropRbsiz, &v) || !v) return false;
+  *peer_rbsiz = std::max(v, kDefaultInline);
+  return true;
+}
+
+// The header of an RPC message sent inline (MSG).
+Header msg_header(uint32_t xid, uint32_t vers, uint32_t credit, Direction dir) {
+  Header h;
+  h.xid = xid;
+  h.vers = vers;
+  h.credit = credit;
+  h.proc = Proc::msg;
+  h.dir = dir;
+  return h;
 }
 
 Header connprop_header(uint32_t xid, Direction dir, uint32_t rbsiz, uint8_t* body, size_t len) {
@@ -61,13 +74,7 @@ Header Requester::call(uint32_t xid) {
 }
 
 Header Requester::again(uint32_t xid) const {
-  Header h;
-  h.xid = xid;
-  h.vers = version_;
-  h.credit = max_credits_;
-  h.proc = Proc::msg;
-  h.dir = Direction::call;
-  return h;
+  return msg_header(xid, version_, max_credits_, Direction::call);
 }
 
 Header Requester::connprop(uint32_t xid, uint8_t* body, size_t len) {
@@ -98,9 +105,9 @@ Requester::Received Requester::receive(xdr::Bytes msg) {
   if (h.vers != version_) return r;  // bad
   if (h.proc == Proc::optional) {
     if (h.optional.dir != Direction::reply) return r;  // bad
-    const uint32_t rbsiz = rbsiz_of(h.optional);
-    if (rbsiz) peer_rbsiz_ = std::max(rbsiz, kDefaultInline);
-    r.what = rbsiz ? Outcome::property : Outcome::ignored;
+    PropMsg m;
+    const bool known = decode_props(h.optional.type, h.optional.info, &m) == PropStatus::ok;
+    r.what = known && learn_rbsiz(m, &peer_rbsiz_) ? Outcome::property : Outcome::ignored;
     return r;
   }
   // A reply: MSG with the reply inline, or NOMSG with all of it written
@@ -123,13 +130,7 @@ Requester::Received Requester::receive(xdr::Bytes msg) {
 uint32_t Responder::send_inline() const { return limit(inline_.send, peer_rbsiz_); }
 
 Header Responder::reply(uint32_t xid, uint32_t vers) const {
-  Header h;
-  h.xid = xid;
-  h.vers = vers;
-  h.credit = credits_;
-  h.proc = Proc::msg;
-  h.dir = Direction::reply;
-  return h;
+  return msg_header(xid, vers, credits_, Direction::reply);
 }
 
 Header Responder::connprop(uint32_t xid, uint8_t* body, size_t len) {
@@ -189,8 +190,7 @@ Responder::Request Responder::receive(xdr::Bytes msg) {
           q.answer = error_for(p, Status::bad_xdr, credits_, high);
           return q;
         }
-        const uint32_t rbsiz = rbsiz_of(h.optional);
-        if (rbsiz) peer_rbsiz_ = std::max(rbsiz, kDefaultInline);
+        learn_rbsiz(m, &peer_rbsiz_);
         q.what = Action::property;
         return q;
       }

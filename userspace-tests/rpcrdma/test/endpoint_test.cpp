@@ -6,15 +6,16 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <initializer_list>
 #include <vector>
 
 #include "rpcrdma/endpoint.h"
+#include "rpcrdma/test/words.h"
 
 namespace {
 
 using namespace rpcrdma;
-using Bytes = std::vector<uint8_t>;
+using test::Bytes;
+using test::words;
 
 Bytes msg(const Header& h, const Bytes& rpc = {}) {
   Bytes out(512);
@@ -23,13 +24,6 @@ Bytes msg(const Header& h, const Bytes& rpc = {}) {
   out.resize(n);
   out.insert(out.end(), rpc.begin(), rpc.end());
   return out;
-}
-
-Bytes words(std::initializer_list<uint32_t> ws) {
-  Bytes b;
-  for (uint32_t w : ws)
-    for (int s = 24; s >= 0; s -= 8) b.push_back(uint8_t(w >> s));
-  return b;
 }
 
 Header answer_of(const Responder::Request& q) { return q.answer; }
@@ -227,6 +221,21 @@ TEST(RpcRdmaEndpoint, InlineSizes) {
   ASSERT_EQ(rq.receive(msg(rs.connprop(2, body, sizeof(body)))).what, Requester::Outcome::property);
   ASSERT_EQ(rq.receive(msg(rs.reply(1, 2))).what, Requester::Outcome::reply);
   EXPECT_EQ(rq.send_inline(), 2048u);
+}
+
+// A Receive Buffer Size below Version One's default is taken as the
+// default: no peer can make a requester send less than 1024 octets.
+TEST(RpcRdmaEndpoint, ReceiveBufferSizeFloor) {
+  Requester rq(kVersionTwo, 4);
+  Responder rs(4, true);
+  rq.connected(kLinux, kLinux);
+  rs.connected({4096, 100, false}, kLinux);
+  rq.call(1);
+  ASSERT_EQ(rs.receive(msg(rq.again(1))).what, Responder::Action::call);
+  uint8_t body[64];
+  ASSERT_EQ(rq.receive(msg(rs.connprop(2, body, sizeof(body)))).what, Requester::Outcome::property);
+  ASSERT_EQ(rq.receive(msg(rs.reply(1, 2))).what, Requester::Outcome::reply);
+  EXPECT_EQ(rq.send_inline(), 1024u);
 }
 
 }  // namespace

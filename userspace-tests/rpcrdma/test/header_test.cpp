@@ -9,19 +9,13 @@
 #include <vector>
 
 #include "rpcrdma/header.h"
+#include "rpcrdma/test/words.h"
 
 namespace {
 
 using namespace rpcrdma;
-using Bytes = std::vector<uint8_t>;
-
-// Big-endian words, as the layouts below are written.
-Bytes words(std::initializer_list<uint32_t> ws) {
-  Bytes b;
-  for (uint32_t w : ws)
-    for (int s = 24; s >= 0; s -= 8) b.push_back(uint8_t(w >> s));
-  return b;
-}
+using test::Bytes;
+using test::words;
 
 Bytes cat(Bytes a, const Bytes& b) {
   a.insert(a.end(), b.begin(), b.end());

@@ -12,18 +12,13 @@
 
 #include "rpcrdma/header.h"
 #include "rpcrdma/props.h"
+#include "rpcrdma/test/words.h"
 
 namespace {
 
 using namespace rpcrdma;
-using Bytes = std::vector<uint8_t>;
-
-Bytes words(std::initializer_list<uint32_t> ws) {
-  Bytes b;
-  for (uint32_t w : ws)
-    for (int s = 24; s >= 0; s -= 8) b.push_back(uint8_t(w >> s));
-  return b;
-}
+using test::Bytes;
+using test::words;
 
 Bytes enc(const PropMsg& m) {
   Bytes out(1024);
