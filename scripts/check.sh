@@ -345,6 +345,23 @@ tail -n 1 "$out/conformance.log" >&2
 case_result conformance/matrix $rc
 
 # ---- summary --------------------------------------------------------------
+# A kernel report in a few lines: the first two offending lines, the
+# Comm: and RIP: lines, and the call trace's reliable frames (no "?"),
+# folded at 160 columns.
+brief_trace() {
+	awk '
+	function strip(l) { sub(/^\[ *[0-9.]+\] /, "", l); return substr(l, 1, 160) }
+	NR <= 2 || / Comm: / || /RIP: 00/ { if (!seen[$0]++) print "  " strip($0) }
+	/Call Trace:/ { on = 1; next }
+	on && /<\/TASK>|---\[ end trace/ { on = 0 }
+	on && !/ \? / && /\+0x/ {
+		f = strip($0); sub(/\+0x.*/, "", f); gsub(/^ +/, "", f)
+		t = t (t == "" ? "" : " < ") f
+	}
+	END {
+		while (length(t) > 0) { print "  trace: " substr(t, 1, 150); t = substr(t, 151) }
+	}' "$1" | head -n 10
+}
 p=$(grep -c '^PASS' "$results")
 f=$(grep -c '^FAIL' "$results")
 s=$(grep -c '^SKIP' "$results")
@@ -374,16 +391,19 @@ if [ "$f" != 0 ]; then
 	done
 	echo "failed cases:" >&2
 	grep '^FAIL' "$results" >&2
-	for b in "$out"/vm-*/vm*.badlines; do
-		[ -s "$b" ] || continue
-		echo "${b#"$out"/}, first lines:" >&2
-		head -n 2 "$b" | cut -c1-160 >&2
-	done
 fi
 total=$((SECONDS - t_start))
 echo "time by tier (s):"
 printf '%s\n' "${tiers[@]}" | sort -rn | sed 's/^/  /'
 echo "  $total total"
+# Last before the count, where a CI log that keeps only its tail still
+# has them: each kernel report's first lines, its task, where it was, and
+# its call trace as function names (the innermost first).
+for b in "$out"/vm-*/vm*.badlines; do
+	[ -s "$b" ] || continue
+	echo "${b#"$out"/}:"
+	brief_trace "$b"
+done
 if [ "$total" -gt "$BUDGET_S" ]; then
 	echo "BUDGET: make check took $total s, over its $BUDGET_S s budget; slowest:" \
 		"$(printf '%s\n' "${tiers[@]}" | sort -rn | head -n 3 | awk '{printf "%s%s (%d s)", (NR > 1 ? ", " : ""), $2, $1}')"

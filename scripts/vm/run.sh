@@ -259,7 +259,10 @@ for i in $(seq 0 $((vms - 1))); do
 	if grep -E -B2 -A20 "$bad" "${logs[@]}" > "$out/vm$i.badlog"; then
 		# The first offending lines and the first call trace whole,
 		# for make check's summary (where a CI log's tail keeps them).
+		# The task and where it was (the Comm: and RIP: lines) too.
 		{ grep -hE "$bad" "${logs[@]}" | head -n 4
+		  grep -h -m1 ' Comm: ' "${logs[@]}"
+		  grep -h -m1 'RIP: 00' "${logs[@]}"
 		  grep -h -m1 -A40 'Call Trace:' "${logs[@]}" | head -n 41; } > "$out/vm$i.badlines"
 		echo "FAIL $prefix/vm$i/kernel-log" >> "$results"; rc=1
 		echo "vm$i kernel log:" >&2
