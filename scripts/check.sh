@@ -292,10 +292,13 @@ tier_done debug-kernel "$t0"
 # module and siw builds' checks, the initramfs and the boot, about 45 s),
 # rdma-core's own test suite (rdmacore, Documentation/interop.rst) and
 # NFS over RDMA among them (Documentation/nfs.rst): nfsd and the NFS
-# client on xiw, and each with upstream siw on the other side.
+# client on xiw, and each with upstream siw on the other side; and NVMe
+# over Fabrics, xiw to xiw and with a siw host (Documentation/nvme.rst;
+# with a siw target in check-full, INTEROP_SIW_SERVER).
 # The module is the one DKMS built from the package (tier package), the
 # way users get it; the tree's own build if that failed (and was counted).
-vm_tier stock "selftest user rdmacore timeouts scale hostile teardown nfs" 1500 \
+INTEROP_SIW_SERVER=$([ "$DEPTH" = full ] && echo Y || echo N) \
+	vm_tier stock "selftest user rdmacore timeouts scale hostile teardown nfs nvme" 1500 \
 	${dkms_ko:+--xiw-ko "$dkms_ko"}
 # The xiw to xiw matrix and xiw against stock upstream siw (the fast
 # interop subset; `make interop` and check-full add the siw variants), on
@@ -325,7 +328,7 @@ fi
 cells61='(default|client-server|rev1|crc-off|markers)-(xi|si)' user61=N
 [ "$DEPTH" = full ] && cells61='.*' user61=Y
 INTEROP_CELLS=$cells61 INTEROP_USER=$user61 DEPTH=$DEPTH \
-	vm_tier stock61 "selftest user cm interop nfs" 1500
+	vm_tier stock61 "selftest user cm interop nfs nvme" 1500
 # On the debug kernel, the interop cells that take xiw's error paths
 # (refusals, a peer that reports no IRD) and the FRWR checks both ways,
 # none with siw as a peer-to-peer responder: siw then trips lockdep itself

@@ -20,7 +20,7 @@ tier_kbuild="bc bison flex libelf-dev libssl-dev cpio xz-utils kmod
 tier_vm="qemu-system-x86 busybox-static cpio xz-utils zstd kmod rdma-core
 	ibverbs-utils ibverbs-providers rdmacm-utils perftest iproute2
 	iputils-ping gcc librdmacm-dev libibverbs-dev nfs-kernel-server
-	nfs-common rpcbind fio python3-pyverbs"
+	nfs-common rpcbind fio python3-pyverbs nvme-cli"
 tier_wire="tshark python3"
 tier_deb="debhelper dh-dkms dkms dpkg-dev"
 # Debian 12's default kernel for the 6.1 boot: its image (matching the

@@ -172,3 +172,19 @@ siw_ko() {
 	echo "siw_ko: variant $1 was not built (SIW_VARIANTS)" >&2
 	return 1
 }
+
+# rnic_use xiw|siw|none: the RDMA device on eth0 comes from that driver.
+RNIC=none
+rnic_use() {
+	[ "$RNIC" = "$1" ] && return 0
+	case $RNIC in
+	xiw) rdma link delete xiw0 && rmmod xiw || return 1 ;;
+	siw) rdma link delete siw0 && rmmod siw || return 1 ;;
+	esac
+	RNIC=none
+	case $1 in
+	xiw) load_xiw && rdma link add xiw0 type xiw netdev eth0 || return 1 ;;
+	siw) load_module "$(siw_ko stock)" && rdma link add siw0 type siw netdev eth0 || return 1 ;;
+	esac
+	RNIC=$1
+}

@@ -34,22 +34,6 @@ nfsd_start() {
 
 nfsd_stop() { rpc.nfsd 0; }
 
-# rnic_use xiw|siw|none: the RDMA device on eth0 comes from that driver.
-RNIC=none
-rnic_use() {
-	[ "$RNIC" = "$1" ] && return 0
-	case $RNIC in
-	xiw) rdma link delete xiw0 && rmmod xiw || return 1 ;;
-	siw) rdma link delete siw0 && rmmod siw || return 1 ;;
-	esac
-	RNIC=none
-	case $1 in
-	xiw) load_xiw && rdma link add xiw0 type xiw netdev eth0 || return 1 ;;
-	siw) load_module "$(siw_ko stock)" && rdma link add siw0 type siw netdev eth0 || return 1 ;;
-	esac
-	RNIC=$1
-}
-
 # nfs_mount VERS DIR [tcp]: mount the export over RDMA (or TCP) and check
 # that the kernel says so in /proc/mounts.
 nfs_mount() {
