@@ -17,6 +17,7 @@
 #             as a peer-to-peer responder trips lockdep by itself on the
 #             debug kernel, Documentation/interop.rst).
 #   siw-cli   VM 0 on xiw, VM 1 on upstream siw (stock kernels only).
+#   one-host  VM 0 mounts its own export over RDMA on its one xiw device.
 #
 # No case may leave a kernel warning, oops, leak or hung task behind
 # (run.sh checks each VM's kernel log).
@@ -38,8 +39,9 @@ srv() { [ "$VM_IDX" = $SRV_VM ]; }
 # operations (small inline RPCs, which the integrity checks' RPCs
 # exercise the same way) and the remount cycles to the stock kernel;
 # every other case runs on both (the faults read what the integrity
-# checks wrote). Only those ask at_depth, and QUICK names none.
-QUICK='none'
+# checks wrote). Only those and one-host ask at_depth, and QUICK names
+# one-host.
+QUICK='one-host'
 
 setup() {
 	modprobe rdma_cm && modprobe rdma_ucm && modprobe rpcrdma && rnic_use xiw &&
@@ -215,6 +217,17 @@ if [ "$KERNEL_KIND" = stock ] ||
 elif [ "$KERNEL_KIND" = stock61 ]; then
 	echo "SKIP $TEST/siw-srv" >> "$OUT/results"
 	echo "SKIP $TEST/siw-cli" >> "$OUT/results"
+fi
+
+# ---- one host ---------------------------------------------------------------
+# The server mounts its own export over RDMA (nfslib.sh, one_host_nfs).
+# VM 1 waits.
+if at_depth one-host; then
+	if srv; then
+		check one-host-rnic rnic_use xiw &&
+			check one-host bounded 300 one_host_nfs
+	fi
+	barrier one-host-done 600
 fi
 
 server_stop() { nfsd_stop && exportfs -ua; }

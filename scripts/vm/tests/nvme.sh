@@ -28,12 +28,15 @@
 #   siw-tgt      the target on siw, the host on xiw: connect, both fio
 #                jobs verified, disconnect
 #   siw-host     the target on xiw, the host on siw: the same
+# One host (QUICK):
+#   one-host     VM 1 connects to its own target over its one xiw device:
+#                fio verified, disconnect, the target removed
 #
 # No case may leave a kernel warning, oops, leak or hung task behind
 # (run.sh checks each VM's kernel log).
 . "$XIW_TOP/scripts/vm/lib.sh"
 
-QUICK='xiw-xiw'
+QUICK='xiw-xiw|one-host'
 NQN=nqn.2026-12.org.xiw:nvme-test
 TGT_IP=10.77.0.2
 CFS=/sys/kernel/config/nvmet
@@ -235,6 +238,22 @@ for p in siw-tgt:siw:xiw siw-host:xiw:siw; do
 	fi
 done
 
+# One host: the target's VM connects to its own address, host and target
+# on one xiw device (TCP over the loopback device; each send can run the
+# other end's receive in the same call chain). VM 0 waits.
+one_host() {
+	modprobe nvme-rdma && target_start && nvme_connect &&
+		fio_verify one-host --rw=randwrite --bs=4k &&
+		nvme_disconnect && target_stop
+}
+if at_depth one-host; then
+	if tgt; then
+		check one-host-rnic rnic_use xiw &&
+			check one-host one_host
+	fi
+	barrier one-host-done 600
+fi
+
 tgt && modprobe -r nvmet null_blk
-tgt || modprobe -r nvme-rdma
+modprobe -r nvme-rdma
 check teardown rnic_use none

@@ -174,7 +174,8 @@ echo N > /sys/module/xiw/parameters/mpa_gso
 # server on VM 0 and its one xiw device, connecting to its own address;
 # TCP carries it over the loopback device, both ends' QPs are xiw's, and
 # a send can run the receive path of the other end in the same call
-# chain. rping -V and our checker, every byte checked; VM 1 waits.
+# chain. rping -V and our checker, every byte checked, and perftest's
+# WRITE and READ bandwidth; VM 1 waits.
 if ! at_depth one-host; then
 	:
 elif [ "$VM_IDX" = 0 ]; then
@@ -198,6 +199,24 @@ elif [ "$VM_IDX" = 0 ]; then
 		"$XIW_PATTERN -c $MY_IP"
 	# xiw served the checker's six RDMA READs (not another device).
 	check one-host-on-xiw grew rx_read_req 6
+	# perftest through rdma_cm, both ends here. The client starts once
+	# the server's listener is up (xiw's kernel socket, in ss): its
+	# retries after a refused connection are not safe (link-down below).
+	one_host_perf() {
+		timeout 120 "$1" -R -d xiw0 -n $PERF_N -s 65536 \
+			> "$OUT/one-host-$1-server.txt" 2>&1 &
+		srv=$!
+		retry 60 sh -c "ss -ltn 'sport = :18515' | grep -q LISTEN" &&
+			timeout 100 "$1" -R -d xiw0 -n $PERF_N -s 65536 "$MY_IP" \
+				> "$OUT/one-host-$1-client.txt" 2>&1
+		crc=$?
+		wait $srv
+		src=$?
+		cat "$OUT/one-host-$1-server.txt" "$OUT/one-host-$1-client.txt"
+		[ $crc = 0 ] && [ $src = 0 ]
+	}
+	check one-host-ib_write_bw one_host_perf ib_write_bw
+	check one-host-ib_read_bw one_host_perf ib_read_bw
 	barrier one-host-done 300
 else
 	barrier one-host-done 300
