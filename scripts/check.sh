@@ -335,7 +335,7 @@ INTEROP_CELLS=$cells61 INTEROP_USER=$user61 DEPTH=$DEPTH \
 # (Documentation/interop.rst, what siw does differently). DEPTH=quick: the
 # cm and user tests run their quick cases here (at_depth in the scripts).
 INTEROP_CELLS='default-si|client-server-xi|rev1-xi|markers-(xi|si)|pd-253-xi' DEPTH=$DEPTH \
-	vm_tier debug "kunit selftest cm user timeouts hostile inject teardown scale interop nfs" 4200
+	vm_tier debug "kunit selftest cm user timeouts hostile inject teardown scale interop nfs nvme" 4200
 
 
 # ---- conformance ----------------------------------------------------------
