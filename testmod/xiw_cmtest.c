@@ -168,6 +168,12 @@ struct cmt_conn {
 	struct ib_cqe hello_cqe;	/* server hello=1 */
 	u8 hello_buf[4];
 	void *hello_mem;	/* client hello=1: freed with the QP */
+	/*
+	 * Client data=1: out, in and back. Freed with the QP, not when the
+	 * checks end: a check that fails or times out can leave a receive
+	 * or a READ posted into them, which the QP would still fill.
+	 */
+	u8 *data[3];
 };
 
 static struct rdma_cm_id *listen_id;
@@ -300,6 +306,10 @@ static void cmt_free(struct cmt_conn *c)
 	cmt_dma_free(c->wbuf, CMT_BUF);
 	for (i = 0; i < ARRAY_SIZE(c->probe_mem); i++)
 		kfree(c->probe_mem[i]);
+	for (i = 0; i < ARRAY_SIZE(c->data); i++) {
+		cmt_dma_free(c->data[i], CMT_DATA_LEN);
+		c->data[i] = NULL;
+	}
 	kfree(c->hello_mem);
 }
 
@@ -908,9 +918,9 @@ static void cmt_data(void)
 	struct cmt_check t = { .c = &client };
 	int rc = -ENOMEM;
 
-	t.out = cmt_dma_alloc(CMT_DATA_LEN);
-	t.in = cmt_dma_alloc(CMT_DATA_LEN);
-	t.back = cmt_dma_alloc(CMT_DATA_LEN);
+	t.out = client.data[0] = cmt_dma_alloc(CMT_DATA_LEN);
+	t.in = client.data[1] = cmt_dma_alloc(CMT_DATA_LEN);
+	t.back = client.data[2] = cmt_dma_alloc(CMT_DATA_LEN);
 	t.step = "alloc";
 	if (t.out && t.in && t.back)
 		rc = cmt_checks(&t);
@@ -930,9 +940,6 @@ static void cmt_data(void)
 		else
 			strlcat(result, " frwr=ok", sizeof(result));
 	}
-	cmt_dma_free(t.out, CMT_DATA_LEN);
-	cmt_dma_free(t.in, CMT_DATA_LEN);
-	cmt_dma_free(t.back, CMT_DATA_LEN);
 }
 
 static void server_result(void)
