@@ -217,6 +217,23 @@ elif [ "$VM_IDX" = 0 ]; then
 	}
 	check one-host-ib_write_bw one_host_perf ib_write_bw
 	check one-host-ib_read_bw one_host_perf ib_read_bw
+	# The loopback address: rdma_cm binds 127.0.0.1 to an active port
+	# (xiw0's), but xiw's wildcard listener takes connections arriving
+	# on its netdev only (cm.c, xiw_listen_bind()), and these arrive on
+	# lo: refused at once, with rping's error, never a hang. (To the
+	# host's own eth0 address they arrive on eth0: the cases above.)
+	lo_refused() {
+		timeout 60 rping -s -p 7301 -C 1 > "$OUT/lo-server.txt" 2>&1 &
+		srv=$!
+		retry 30 sh -c "ss -ltn 'sport = :7301' | grep -q LISTEN"
+		timeout 30 rping -c -a 127.0.0.1 -p 7301 -C 1 > "$OUT/lo-client.txt" 2>&1
+		rc=$?
+		kill $srv 2>/dev/null
+		wait $srv
+		cat "$OUT/lo-client.txt"
+		[ $rc != 0 ] && [ $rc != 124 ] && grep -q 'REJECTED, error -111' "$OUT/lo-client.txt"
+	}
+	check one-host-loopback-refused lo_refused
 	barrier one-host-done 300
 else
 	barrier one-host-done 300
