@@ -66,6 +66,10 @@ wait_file() {
 	done
 }
 
+# listening PORT: a TCP socket listens on PORT (xiw's kernel listeners
+# too): a client may connect now. retry 30 listening PORT waits for one.
+listening() { ss -ltn "sport = :$1" | grep -q LISTEN; }
+
 # retry TRIES CMD...: run CMD until it succeeds, a second apart.
 retry() {
 	tries=$1

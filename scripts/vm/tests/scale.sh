@@ -75,7 +75,7 @@ gone() {
 		bw=$!
 		# perftest's client crashes in librdmacm when its connect is
 		# refused: let it start only once the server listens.
-		retry 60 sh -c "ss -ltn 'sport = :$4' | grep -q LISTEN"
+		retry 60 listening "$4"
 		barrier "$1-listening" 90
 		barrier "$1-running" 120
 		sleep 3

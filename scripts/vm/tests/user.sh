@@ -206,7 +206,7 @@ elif [ "$VM_IDX" = 0 ]; then
 		timeout 120 "$1" -R -d xiw0 -n $PERF_N -s 65536 \
 			> "$OUT/one-host-$1-server.txt" 2>&1 &
 		srv=$!
-		retry 60 sh -c "ss -ltn 'sport = :18515' | grep -q LISTEN" &&
+		retry 60 listening 18515 &&
 			timeout 100 "$1" -R -d xiw0 -n $PERF_N -s 65536 "$MY_IP" \
 				> "$OUT/one-host-$1-client.txt" 2>&1
 		crc=$?
@@ -225,7 +225,7 @@ elif [ "$VM_IDX" = 0 ]; then
 	lo_refused() {
 		timeout 60 rping -s -p 7301 -C 1 > "$OUT/lo-server.txt" 2>&1 &
 		srv=$!
-		retry 30 sh -c "ss -ltn 'sport = :7301' | grep -q LISTEN"
+		retry 30 listening 7301
 		timeout 30 rping -c -a 127.0.0.1 -p 7301 -C 1 > "$OUT/lo-client.txt" 2>&1
 		rc=$?
 		kill $srv 2>/dev/null
