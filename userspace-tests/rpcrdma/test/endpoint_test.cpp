@@ -202,6 +202,22 @@ TEST(RpcRdmaEndpoint, ResponderServingChunks) {
   EXPECT_EQ(msg(answer_of(rs.receive(words({7, 1, 0, 1, 0, 0, 0})))), words({7, 1, 4, 4, 2}));
 }
 
+// A Version Two call whose responder receives at most @recv octets and
+// says so in a CONNPROP before its reply: the requester then sends inline
+// at most @want octets.
+void send_inline_after_rbsiz(uint32_t recv, uint32_t want) {
+  Requester rq(kVersionTwo, 4);
+  Responder rs(4, true);
+  rq.connected(kLinux, kLinux);
+  rs.connected({4096, recv, false}, kLinux);
+  rq.call(1);
+  ASSERT_EQ(rs.receive(msg(rq.again(1))).what, Responder::Action::call);
+  uint8_t body[64];
+  ASSERT_EQ(rq.receive(msg(rs.connprop(2, body, sizeof(body)))).what, Requester::Outcome::property);
+  ASSERT_EQ(rq.receive(msg(rs.reply(1, 2))).what, Requester::Outcome::reply);
+  EXPECT_EQ(rq.send_inline(), want);
+}
+
 TEST(RpcRdmaEndpoint, InlineSizes) {
   const Inline a = agree({4096, 8192, false}, {2048, 16384, false});
   EXPECT_EQ(a.send, 4096u);
@@ -211,31 +227,11 @@ TEST(RpcRdmaEndpoint, InlineSizes) {
   EXPECT_EQ(pick_version(0, 0), 0u);
   EXPECT_EQ(pick_version(3, 9), 0u);
   // A peer's Receive Buffer Size below the agreed size lowers it.
-  Requester rq(kVersionTwo, 4);
-  Responder rs(4, true);
-  rq.connected(kLinux, kLinux);
-  rs.connected({4096, 2048, false}, kLinux);
-  rq.call(1);
-  ASSERT_EQ(rs.receive(msg(rq.again(1))).what, Responder::Action::call);
-  uint8_t body[64];
-  ASSERT_EQ(rq.receive(msg(rs.connprop(2, body, sizeof(body)))).what, Requester::Outcome::property);
-  ASSERT_EQ(rq.receive(msg(rs.reply(1, 2))).what, Requester::Outcome::reply);
-  EXPECT_EQ(rq.send_inline(), 2048u);
+  send_inline_after_rbsiz(2048, 2048);
 }
 
 // A Receive Buffer Size below Version One's default is taken as the
 // default: no peer can make a requester send less than 1024 octets.
-TEST(RpcRdmaEndpoint, ReceiveBufferSizeFloor) {
-  Requester rq(kVersionTwo, 4);
-  Responder rs(4, true);
-  rq.connected(kLinux, kLinux);
-  rs.connected({4096, 100, false}, kLinux);
-  rq.call(1);
-  ASSERT_EQ(rs.receive(msg(rq.again(1))).what, Responder::Action::call);
-  uint8_t body[64];
-  ASSERT_EQ(rq.receive(msg(rs.connprop(2, body, sizeof(body)))).what, Requester::Outcome::property);
-  ASSERT_EQ(rq.receive(msg(rs.reply(1, 2))).what, Requester::Outcome::reply);
-  EXPECT_EQ(rq.send_inline(), 1024u);
-}
+TEST(RpcRdmaEndpoint, ReceiveBufferSizeFloor) { send_inline_after_rbsiz(100, 1024); }
 
 }  // namespace
