@@ -17,7 +17,7 @@ tier_host="g++ clang libclang-rt-14-dev libgtest-dev libbenchmark-dev
 tier_style="clang-format perl xz-utils linux-source-6.12"
 tier_kbuild="bc bison flex libelf-dev libssl-dev cpio xz-utils kmod
 	linux-source-6.12"
-tier_vm="qemu-system-x86 busybox-static cpio xz-utils zstd kmod rdma-core
+tier_vm="busybox-static cpio xz-utils zstd kmod rdma-core
 	ibverbs-utils ibverbs-providers rdmacm-utils perftest iproute2
 	iputils-ping gcc librdmacm-dev libibverbs-dev nfs-kernel-server
 	nfs-common rpcbind fio python3-pyverbs nvme-cli"
@@ -66,13 +66,49 @@ stock_image() {	# RELEASE
 	echo "$p"
 }
 
+# The emulator comes from bookworm-backports (Debian's archive, QEMU 10):
+# Debian 12's own QEMU 7.2 saves wrong RFLAGS, TF, DF and IOPL among
+# them, when an instruction that writes memory faults, and the test
+# kernels crashed under it now and then with garbage in their flags
+# (userspace-tests/emulator/xiw_flagcheck.c, Documentation/testing.rst).
+qemu_min=1:10.0
+qemu_current() {
+	local v
+	v=$(dpkg-query -W -f='${Version}' qemu-system-x86 2>/dev/null) &&
+		dpkg --compare-versions "$v" ge "$qemu_min"
+}
+qemu_from_backports() {
+	local f=/etc/apt/sources.list.d/xiw-bookworm-backports.sources
+	if ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+		echo "deps: adding bookworm-backports for QEMU ($f)" >&2
+		cat > "$f" <<EOF
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+		updated=0
+	fi
+	apt_update
+	echo "deps: installing qemu-system-x86 from bookworm-backports" >&2
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		-t bookworm-backports qemu-system-x86 >/dev/null || {
+		echo "deps: apt-get install qemu-system-x86 from bookworm-backports failed" >&2
+		exit 1
+	}
+	qemu_current || { echo "deps: QEMU older than $qemu_min" >&2; exit 1; }
+}
+
 want=""
+qemu=0
 for tier in "$@"; do
 	var="tier_$tier"
 	[ -n "${!var+x}" ] || { echo "deps: unknown tier '$tier'" >&2; exit 2; }
 	want="$want ${!var}"
 	# The stock kernel image that matches the installed 6.12 headers.
 	if [ "$tier" = vm ]; then
+		qemu_current || qemu=1
 		h=$("$(dirname "$0")/kernel.sh" headers-6.12 || true)
 		[ -n "$h" ] && want="$want $(stock_image "${h#/usr/src/linux-headers-}")"
 	fi
@@ -90,6 +126,7 @@ missing=""
 for p in $want; do
 	installed "$p" || missing="$missing $p"
 done
+[ "$qemu" = 1 ] && qemu_from_backports
 [ -z "$missing" ] && exit 0
 
 echo "deps: installing$missing" >&2

@@ -89,6 +89,9 @@ for p in xiw_pattern xiw_inject xiw_churn xiw_qpcaps; do
 	gcc -O2 -Wall -Wextra -Werror -o "$top/build/user/$p" \
 		"$top/userspace-tests/rdma/$p.c" -lrdmacm -libverbs || exit 1
 done
+# The emulator's flags check (selftest), which needs no library.
+gcc -O2 -Wall -Wextra -Werror -o "$top/build/user/xiw_flagcheck" \
+	"$top/userspace-tests/emulator/xiw_flagcheck.c" || exit 1
 # The RPC-over-RDMA tools (Documentation/rpcrdma.rst).
 make -C "$top/userspace-tests/rpcrdma" OUT="$top/build/user" tools >>"$out.xiw-build.log" 2>&1 ||
 	{ tail -n 20 "$out.xiw-build.log" >&2; exit 1; }
@@ -115,6 +118,7 @@ XIW_PATTERN=$pattern
 XIW_INJECT=$top/build/user/xiw_inject
 XIW_CHURN=$top/build/user/xiw_churn
 XIW_QPCAPS=$top/build/user/xiw_qpcaps
+XIW_FLAGCHECK=$top/build/user/xiw_flagcheck
 SIW_KOS="$siw_kos"
 INTEROP=${INTEROP:-fast}
 INTEROP_SIW_BUGS=${INTEROP_SIW_BUGS:-N}
@@ -141,6 +145,11 @@ cleanup() {
 netdir=""
 trap cleanup EXIT INT TERM
 
+# The emulator: Debian's unless XIW_QEMU names another binary, whose own
+# firmware directory XIW_QEMU_DATA names (the system's is searched after it).
+qemu=${XIW_QEMU:-qemu-system-x86_64}
+qemu_data=${XIW_QEMU_DATA:-}
+
 # -cpu max gives the guest SSE4.2 (crc32c-intel) under TCG; 5-level paging
 # is off because KASAN kernels hit a wild-memory-access report in early
 # boot with it under TCG (identify_cpu, before any module is loaded).
@@ -164,7 +173,8 @@ boot_vm() {	# index netdev
 	[ "$kind" = debug ] && append="$append pci=noacpi"
 	[ -z "$initrd" ] && append="$append init=$init"
 	append="$append${XIW_VM_APPEND:+ $XIW_VM_APPEND}"
-	timeout --kill-after=10 "$timeout" qemu-system-x86_64 -accel tcg -cpu max,la57=off -m 2G -smp 1 \
+	timeout --kill-after=10 "$timeout" "$qemu" ${qemu_data:+-L "$qemu_data" -L /usr/share/qemu} \
+		-accel tcg -cpu max,la57=off -m 2G -smp 1 \
 		-display none -monitor none -no-reboot \
 		-serial "file:$out/vm$i.console" \
 		-kernel "$kernel" ${initrd:+-initrd "$initrd"} -append "$append" \

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Harness self-test, in every VM of a two-VM run:
+# - the emulator keeps a faulting instruction's flags;
 # - on the stock kernels, `modprobe xiw` loads the module under test from
 #   updates/dkms, where DKMS installs it;
 # - xiw loads (its core self-check passes in this kernel), creates xiw0 on
@@ -9,6 +10,12 @@
 # - upstream siw between the two VMs passes `rping -V`, which proves the
 #   topology independently of xiw.
 . "$XIW_TOP/scripts/vm/lib.sh"
+
+# First, the machine: the emulator saves the right RFLAGS when an
+# instruction that writes memory faults (userspace-tests/emulator,
+# Documentation/testing.rst "The emulator"). QEMU 7.2 does not, and the
+# kernels it ran crashed now and then with garbage in their flags.
+check emulator-flags "$XIW_FLAGCHECK"
 
 xiw_loads() {
 	load_xiw && in_dmesg 'xiw: loaded \(crc32c: '
