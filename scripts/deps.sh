@@ -79,7 +79,7 @@ qemu_current() {
 }
 qemu_from_backports() {
 	local f=/etc/apt/sources.list.d/xiw-bookworm-backports.sources
-	if ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+	if ! grep -rqsE '^[^#]*bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
 		echo "deps: adding bookworm-backports for QEMU ($f)" >&2
 		cat > "$f" <<EOF
 Types: deb
