@@ -17,8 +17,9 @@ for i in 0 1; do
 	cat "$out/share/vm$i/report" 2>/dev/null || echo "== vm$i: no report"
 	echo
 done
-echo "Not yet in xiw (README, Status): NFS over RDMA, interoperability runs"
-echo "against upstream siw, SRQs; see Documentation/ for what is tested."
+echo "Beyond this demo, make check runs NFS and NVMe over Fabrics over xiw,"
+echo "SRQs, and interoperability with upstream siw (README, Status;"
+echo "Documentation/ for what is tested and what is not yet)."
 echo "checks: $(grep -c '^PASS' "$results") passed, $(grep -c '^FAIL' "$results") failed"
 grep '^FAIL' "$results"
 exit $rc
