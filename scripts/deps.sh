@@ -68,7 +68,7 @@ stock_image() {	# RELEASE
 
 # The emulator comes from bookworm-backports (Debian's archive, QEMU 10):
 # Debian 12's own QEMU 7.2 saves wrong RFLAGS, TF, DF and IOPL among
-# them, when an instruction that writes memory faults, and the test
+# them, when an RCL or RCR that writes memory faults, and the test
 # kernels crashed under it now and then with garbage in their flags
 # (userspace-tests/emulator/xiw_flagcheck.c, Documentation/testing.rst).
 qemu_min=1:10.0
