@@ -35,6 +35,18 @@ apt_update() {
 	fi
 }
 
+# apt_install [APT-GET OPTION...] PACKAGE...: quiet, and apt's own words
+# on failure.
+apt_install() {
+	local log rc=0
+	log=$(mktemp)
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		--no-install-recommends "$@" >"$log" 2>&1 || rc=$?
+	[ $rc = 0 ] || cat "$log" >&2
+	rm -f "$log"
+	[ $rc = 0 ] || { echo "deps: apt-get install failed" >&2; exit 1; }
+}
+
 installed() {
 	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
 }
@@ -92,11 +104,7 @@ EOF
 	fi
 	apt_update
 	echo "deps: installing qemu-system-x86 from bookworm-backports" >&2
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-		-t bookworm-backports qemu-system-x86 >/dev/null || {
-		echo "deps: apt-get install qemu-system-x86 from bookworm-backports failed" >&2
-		exit 1
-	}
+	apt_install -t bookworm-backports qemu-system-x86
 	qemu_current || { echo "deps: QEMU older than $qemu_min" >&2; exit 1; }
 }
 
@@ -131,12 +139,4 @@ done
 
 echo "deps: installing$missing" >&2
 apt_update
-log=$(mktemp)
-if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-	--no-install-recommends $missing >"$log" 2>&1; then
-	cat "$log" >&2
-	rm -f "$log"
-	echo "deps: apt-get install failed" >&2
-	exit 1
-fi
-rm -f "$log"
+apt_install $missing
