@@ -297,7 +297,10 @@ tier_done debug-kernel "$t0"
 # with a siw target in check-full, INTEROP_SIW_SERVER).
 # The module is the one DKMS built from the package (tier package), the
 # way users get it; the tree's own build if that failed (and was counted).
-INTEROP_SIW_SERVER=$([ "$DEPTH" = full ] && echo Y || echo N) \
+# make check's stock kernels move less data through NFS and NVMe-oF than
+# check-full's (VOLUME, scripts/vm/run.sh; the sizes in nfs.sh, nvme.sh).
+volume=$([ "$DEPTH" = full ] && echo full || echo small)
+VOLUME=$volume INTEROP_SIW_SERVER=$([ "$DEPTH" = full ] && echo Y || echo N) \
 	vm_tier stock "selftest user rdmacore timeouts scale hostile teardown nfs nvme" 1500 \
 	${dkms_ko:+--xiw-ko "$dkms_ko"}
 # The xiw to xiw matrix and xiw against stock upstream siw (the fast
@@ -327,7 +330,7 @@ fi
 # hung once each in CI, Documentation/interop.rst); check-full all of it.
 cells61='(default|client-server|rev1|crc-off|markers)-(xi|si)' user61=N
 [ "$DEPTH" = full ] && cells61='.*' user61=Y
-INTEROP_CELLS=$cells61 INTEROP_USER=$user61 DEPTH=$DEPTH \
+VOLUME=$volume INTEROP_CELLS=$cells61 INTEROP_USER=$user61 DEPTH=$DEPTH \
 	vm_tier stock61 "selftest user cm interop nfs nvme" 1500
 # On the debug kernel, the interop cells that take xiw's error paths
 # (refusals, a peer that reports no IRD) and the FRWR checks both ways,

@@ -16,7 +16,8 @@
 # (a regular expression), INTEROP_USER (N: no user-space tools),
 # INTEROP_SIW_SERVER (N: none where siw serves) and
 # INTEROP_SIW_BUGS (Y) choose the cells of the
-# interop test, CM_CASES the cases of the cm test, DEPTH (full, the
+# interop test, CM_CASES the cases of the cm test, VOLUME (full, the
+# default, or small) how much data the nfs and nvme tests move, DEPTH (full, the
 # default, or quick) whether each test runs its whole matrix or only the
 # cases it lists as quick (scripts/vm/lib.sh, at_depth). XIW_VM_APPEND
 # adds to both guests' kernel command line, for a debugging run (e.g.
@@ -25,8 +26,8 @@
 #
 # Topology (see Documentation/testing.rst): each VM has one vCPU under QEMU
 # TCG, the host's / as a read-only 9p root, a writable 9p share for results
-# and one virtio-net NIC; two VMs are joined by a QEMU socket pair on
-# 127.0.0.1 and get 10.77.0.1 and 10.77.0.2.
+# and one virtio-net NIC; two VMs are joined by a pair of Unix datagram
+# sockets (QEMU -netdev dgram) and get 10.77.0.1 and 10.77.0.2.
 #
 # Appends one line per case to FILE: "PASS|FAIL vm-<kernel>/<test>/<case>",
 # plus per VM "clean-exit" (the VM ran every test and powered off in time)
@@ -127,6 +128,7 @@ INTEROP_USER=${INTEROP_USER:-Y}
 INTEROP_SIW_SERVER=${INTEROP_SIW_SERVER:-Y}
 MODULES_DIR=$modules_dir
 CM_CASES="${CM_CASES:-}"
+VOLUME=${VOLUME:-full}
 DEPTH=${DEPTH:-full}
 CAPTURED=$pcap
 EOV
