@@ -303,20 +303,21 @@ volume=$([ "$DEPTH" = full ] && echo full || echo small)
 VOLUME=$volume INTEROP_SIW_SERVER=$([ "$DEPTH" = full ] && echo Y || echo N) \
 	vm_tier stock "selftest user rdmacore timeouts scale hostile teardown nfs nvme" 1500 \
 	${dkms_ko:+--xiw-ko "$dkms_ko"}
-# The xiw to xiw matrix and xiw against stock upstream siw (the fast
-# interop subset; `make interop` and check-full add the siw variants), on
+# The xiw to xiw matrix, xiw against stock upstream siw (the fast
+# interop subset; `make interop` and check-full add the siw variants) and
+# bulk perftest streams for FPDU Alignment (bulk.sh), on
 # the wire checked by tshark and by our RFC 6581 checker.
 if [ "$DEPTH" = full ]; then
 	SIW_VARIANTS="stock v1 p2p p2p_read crc crc_strict gso" INTEROP=full \
-		vm_tier stock "cm interop" 2400 --pcap
+		vm_tier stock "cm interop bulk" 2400 --pcap
 else
 	# The user-space tools against a siw server only in check-full:
 	# siw's RTR race can end in a kernel BUG on siw's host
 	# (Documentation/interop.rst, item 13).
-	INTEROP_SIW_SERVER=N vm_tier stock "cm interop" 1000 --pcap
+	INTEROP_SIW_SERVER=N vm_tier stock "cm interop bulk" 1000 --pcap
 fi
-if [ -s "$out/vm-stock-cm-interop/wire.pcap" ]; then
-	scripts/wire/check.sh "$out/vm-stock-cm-interop/wire.pcap" vm-stock/wire |
+if [ -s "$out/vm-stock-cm-interop-bulk/wire.pcap" ]; then
+	scripts/wire/check.sh "$out/vm-stock-cm-interop-bulk/wire.pcap" vm-stock/wire |
 		tee -a "$results"
 else
 	fail vm-stock/wire/capture

@@ -24,6 +24,10 @@
 #   mpa-6581       scripts/wire/mpa_check.py: startup frames, RFC 6581
 #                  enhanced data, RTRs, MPA fencing, FPDU and Marker layout,
 #                  PAD zero from xiw (VM 0), CRC32c where Markers are on
+#   fpdu-alignment of the TCP segments xiw sends in full operation without
+#                  Markers, at least 99 % begin with an FPDU (RFC 5044
+#                  section 6, FPDU Alignment; segments that continue a
+#                  GSO-sized FPDU are not counted); siw's share is logged
 #   negative-control the tshark checks catch one flipped octet in a copy
 #
 # Usage: check.sh CAPTURE PREFIX   (details go to CAPTURE.*.txt)
@@ -52,6 +56,19 @@ python3 "$here/mpa_check.py" --fpdus --pad-strict=10.77.0.1 "$pcap" > "$pcap.mpa
 verdict mpa-6581 "$([ $? = 0 ] && echo 1)"
 # FPDU Alignment per sender (RFC 5044 section 6), for the log.
 grep '^alignment ' "$pcap.mpa.txt" >&2
+# xiw's directions: all of VM 0's (10.77.0.1), and VM 1's on the ports
+# where VM 1 runs xiw too (cm.sh 7471, bulk.sh 7481 and 7482).
+awk -v xiw_ports=" 7471 7481 7482 " '$1 == "aligned" {
+	split($2, s, ":"); split($3, d, ":"); split($4, r, "/")
+	if (s[1] == "10.77.0.1" || index(xiw_ports, " " s[2] " ") || index(xiw_ports, " " d[2] " ")) {
+		a += r[1]; n += r[2]
+		if (r[1] < r[2]) print "unaligned: " $0
+	}
+     }
+     END { printf "xiw: %d of %d segments begin with an FPDU\n", a, n
+	   exit !(n > 0 && a >= 0.99 * n) }' "$pcap.mpa.txt" > "$pcap.alignment.txt"
+verdict fpdu-alignment "$([ $? = 0 ] && echo 1)"
+tail -n 1 "$pcap.alignment.txt" >&2
 
 # tshark judges the connections without Markers; it misframes the others
 # (mpa-6581 checks their Markers and CRCs).

@@ -36,7 +36,8 @@ N errors"; exits 1 on any error. With --fpdus it also prints, per
 direction, "fpdus SRC:PORT DST:PORT N" for comparison with tshark,
 "aligned SRC:PORT DST:PORT A/N" (of N TCP segments in full operation, A
 begin with an FPDU: RFC 5044 section 6's FPDU Alignment; directions with
-Markers left out) and per sender "alignment SRC A/N ... (P %)", and
+Markers left out, and segments that continue an FPDU larger than any
+segment of that direction, which cannot begin with one) and per sender "alignment SRC A/N ... (P %)", and
 "markers SRC:PORT DST:PORT" for each connection with Markers, and
 "retransmitted SRC:PORT DST:PORT" for each other one where a TCP segment
 repeated octets already seen (tshark's reassembly may lose the FPDU
@@ -50,6 +51,7 @@ direction: with --pad-strict=ADDR,... a non-zero PAD sent from one of
 those addresses is an error; from any other it is reported on the
 connection's line ("pad!=0 I/R": FPDUs of the initiator and responder).
 """
+import bisect
 import struct
 import sys
 
@@ -441,10 +443,29 @@ def short_head(d, fp):
 
 def alignment(d, fp):
     """FPDU Alignment (RFC 5044 section 6) in one direction: of the TCP
-    segments that begin in full operation, how many begin with an FPDU."""
-    heads = {head for head, _ in fp}
+    segments that begin in full operation, how many begin with an FPDU.
+    A segment that continues an FPDU longer than the direction's largest
+    segment (a GSO-sized FPDU, which cannot fit one) is not counted: it
+    could not begin with one."""
+    heads = [head for head, _ in fp]
+    head_set = set(heads)
     starts = [o for o, _ in d.times if o >= fp[0][0]]
-    return sum(o in heads for o in starts), len(starts)
+    if not starts:
+        return 0, 0
+    ends = starts[1:] + [len(d.data)]
+    mss = max(e - s for s, e in zip(starts, ends))
+    aligned = counted = 0
+    for o in starts:
+        if o in head_set:
+            aligned += 1
+            counted += 1
+            continue
+        i = bisect.bisect_right(heads, o) - 1
+        nxt = heads[i + 1] if i + 1 < len(heads) else len(d.data)
+        if i >= 0 and nxt - heads[i] > mss:
+            continue
+        counted += 1
+    return aligned, counted
 
 
 def main():
