@@ -308,10 +308,17 @@ static void xiw_cep_close_sock(struct xiw_cep *cep)
 	xiw_cep_put(cep);	/* sk_user_data's */
 }
 
+/*
+ * An MPA frame or an FPDU the connection manager sends (a startup frame,
+ * an RTR, a TERMINATE) ends its skb: the first FPDU of Full Operation
+ * begins a TCP segment (qp_tx.c, xiw_tx_send).
+ */
 static int xiw_cep_send(struct xiw_cep *cep, const void *buf, size_t len)
 {
 	struct kvec iov = { .iov_base = (void *)buf, .iov_len = len };
-	struct msghdr msg = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
+	struct msghdr msg = {
+		.msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL | MSG_EOR,
+	};
 	int rc;
 
 	if (!cep->sock)

@@ -151,6 +151,14 @@ static int xiw_tx_next(struct xiw_qp *qp)
  * One send call for the runs from the first unsent on that TCP takes the
  * same way: copied (framing octets, gathered payload), or as pages under
  * the message's zero-copy notification. Octets taken, or an error.
+ *
+ * FPDU Alignment (RFC 5044 section 6: each TCP segment begins with an
+ * FPDU): TCP appends to its last unsent skb and cuts skbs into segments
+ * every MSS from the skb's start. An FPDU that fills the MSS (or the GSO
+ * size) exactly keeps the next one on a segment boundary; any shorter
+ * one (a message's last, a small message, a TERMINATE) ends its skb with
+ * MSG_EOR, so the next FPDU starts a new skb and a new segment. Full
+ * FPDUs still share skbs: a bulk transfer keeps TCP's batching.
  */
 static int xiw_tx_send(struct xiw_qp *qp)
 {
@@ -171,6 +179,8 @@ static int xiw_tx_send(struct xiw_qp *qp)
 	}
 	if (i < r->n)
 		msg.msg_flags |= MSG_MORE;
+	else if (qp->tx_len != qp->tx_size)
+		msg.msg_flags |= MSG_EOR;
 	if (!zc)
 		return kernel_sendmsg(qp->tx_sock, &msg, &r->kv[r->first],
 				      i - r->first, len);
