@@ -43,8 +43,11 @@ segment of that direction, which cannot begin with one) and per sender "alignmen
 repeated octets already seen (tshark's reassembly may lose the FPDU
 framing there), and "short-head SRC:PORT DST:PORT" for each connection
 where an FPDU begins too close to the end of its TCP segment for tshark
-to find it (short_head()); this checker checks the CRCs of all three
-kinds itself.
+to find it (short_head()), and "reused SRC:PORT DST:PORT" for each 4-tuple
+that carried a connection after one in full operation (tshark keeps the
+MPA state of the first and misreads the next one's startup frames as
+FPDUs); this checker
+checks the CRCs of all four kinds itself.
 
 PAD (RFC 5044 section 4.1: zero from the sender) is checked in every
 direction: with --pad-strict=ADDR,... a non-zero PAD sent from one of
@@ -497,6 +500,8 @@ def main():
     marked = []
     retransmitted = []
     misframed = []
+    operated = set()  # 4-tuples with a connection that reached full operation
+    reused = set()    # and another after it
     for key in order:
         ini = dirs[key]
         if not ini.data.startswith(KEY_REQ):
@@ -513,8 +518,12 @@ def main():
             retransmitted.append(key)
         if res and (ini.short_head or rsp.short_head):
             misframed.append(key)
+        if key[:4] in operated:
+            reused.add(key[:4])
         if res:
             line, a, b = res
+            if a or b:
+                operated.add(key[:4])
             rep.lines.append(line)
             nfpdu += a + b
             counts[key[:4]] = counts.get(key[:4], 0) + a
@@ -528,6 +537,8 @@ def main():
             print(f"retransmitted {s}:{sp} {d}:{dp}")
         for s, sp, d, dp, _ in misframed:
             print(f"short-head {s}:{sp} {d}:{dp}")
+        for s, sp, d, dp in sorted(reused):
+            print(f"reused {s}:{sp} {d}:{dp}")
         for (s, sp, d, dp), n in counts.items():
             print(f"fpdus {s}:{sp} {d}:{dp} {n}")
         by_sender = {}
