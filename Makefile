@@ -7,6 +7,8 @@
 #   make check         every test tier; last line "N passed, N failed"
 #   make demo          two VMs on the stock kernel, xiw0 on each, a report
 #   make bench         ib_write_bw and NFS: siw, xiw and TCP side by side
+#   make bench-core    the core's FPDU paths on the host, against memcpy
+#                      and CRC32c (Google Benchmark)
 #   make interop       the full xiw/siw interop matrix with wire checks
 #   make deb           build/deb/xiw-dkms_VERSION_all.deb (DKMS package)
 #   make install       xiw.ko of this tree into /lib/modules/KREL/updates
@@ -35,7 +37,7 @@ BUILD = $(TOP)/build/$(KREL)
 
 MODULE_SOURCES := Kbuild VERSION drivers include kunit testmod scripts/Kbuild.cxx scripts/cxx-object-check.sh
 
-.PHONY: all module check check-full demo bench interop fuzz deb install clean help
+.PHONY: all module check check-full demo bench bench-core interop fuzz deb install clean help
 
 all: module
 	@ln -sf $(patsubst $(TOP)/%,%,$(BUILD))/xiw.ko xiw.ko
@@ -63,6 +65,15 @@ bench:
 
 interop:
 	@$(TOP)/scripts/interop.sh
+
+# The core's transmit and receive paths on the host, three repetitions,
+# the medians against the physical limit (Documentation/performance.rst,
+# "The core on the host"). The module build writes the core's warnings.
+bench-core: module
+	@$(DEPS) host >&2
+	@$(MAKE) -C userspace-tests OUT=$(TOP)/build/bench \
+		KWARN_FILE=$(BUILD)/drivers/xiw/core/xiw_core.warnings bench
+	@python3 userspace-tests/bench/summary.py $(TOP)/build/bench/bench/core_bench.json
 
 # By default each target runs 10^7 inputs (about an hour for all of them
 # on a 2-core machine, Documentation/testing.rst); FUZZ_TIME=S runs each

@@ -197,6 +197,23 @@ else
 	tail -n 30 "$out/host-build.log" >&2
 	fail host/build
 fi
+# The core's benchmark (make bench-core) builds and runs every case once,
+# briefly: the receiver's placement checked against the sent pattern, and
+# no FPDU refused. Its figures are not judged here.
+if make -C userspace-tests OUT="$out/host" KWARN_FILE="$kwarn" "$out/host/bench/core_bench" \
+	>"$out/core-bench-build.log" 2>&1; then
+	"$out/host/bench/core_bench" --benchmark_min_time=0.001 --benchmark_format=json \
+		>"$out/core-bench.json" 2>"$out/core-bench.log" &&
+	python3 -c 'import json, sys
+b = json.load(open(sys.argv[1]))["benchmarks"]
+bad = [x["name"] for x in b if x.get("error_occurred")]
+print("\n".join(bad), file=sys.stderr)
+sys.exit(1 if bad or len(b) < 42 else 0)' "$out/core-bench.json"
+	case_result host/core-bench $?
+else
+	tail -n 30 "$out/core-bench-build.log" >&2
+	fail host/core-bench
+fi
 tier_done host "$t0"
 
 # ---- tier: fuzz -----------------------------------------------------------
