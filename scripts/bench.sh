@@ -11,8 +11,15 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/vm/bench
-SIW_VARIANTS="crc gso" "$top/scripts/vm/run.sh" --kernel stock --tests bench --timeout 900 --out "$out" \
-	--results "$top/build/vm/bench.results" >/dev/null 2>&1
+# The core's benchmark, run in VM 0 after the rest (tests/corebench.sh).
+kdir=$("$top/scripts/kernel.sh" headers-6.12)
+make -s -C "$top" module >/dev/null &&
+	make -s -C "$top/userspace-tests" OUT="$top/build/bench" \
+		KWARN_FILE="$top/build/$("$top/scripts/kernel.sh" release "$kdir")/drivers/xiw/core/xiw_core.warnings" \
+		"$top/build/bench/bench/core_bench" >/dev/null ||
+	echo "bench: the core's benchmark did not build" >&2
+SIW_VARIANTS="crc gso" "$top/scripts/vm/run.sh" --kernel stock --tests "bench corebench" --timeout 900 \
+	--out "$out" --results "$top/build/vm/bench.results" >/dev/null 2>&1
 rc=$?
 f=$out/share/vm0/bench
 [ -s "$f" ] || { echo "bench: no figures (run.sh exited $rc); see $out" >&2; exit 1; }
@@ -38,6 +45,26 @@ if [ -s "$f" ]; then
 	           }
 	           printf "%-12s %9s %9s %9s\n", "send4k/send", r("siw send", "siw send4k"),
 	                  r("xiw-crc send", "xiw-crc send4k"), r("xiw-nocrc send", "xiw-nocrc send4k") }' "$f"
+fi
+
+# The core under the emulator: GB/s of payload, and each path against the
+# limit (memcpy plus CRC32c with CRC, memcpy alone without).
+f=$out/share/vm0/core.json
+if [ -s "$f" ]; then
+	echo
+	python3 - "$f" <<-'EOP'
+	import json, sys
+	v = {b["name"]: b["bytes_per_second"] / 1e9 for b in json.load(open(sys.argv[1]))["benchmarks"]}
+	print(f"{'core in the VM, 64 KiB':<24} {'GB/s':>7} {'vs limit':>9}")
+	for crc, limit in (("1", "LimitCopyCrc/size:65536"), ("0", "LimitCopy/size:65536")):
+	    for path in ("TxCopy", "Rx"):
+	        k = f"{path}/size:65536/crc:{crc}/markers:0"
+	        if k in v and limit in v:
+	            print(f"{path + (' crc' if crc == '1' else ' nocrc'):<24} {v[k]:7.3f} {v[k] / v[limit]:9.2f}")
+	for k in ("LimitCopy/size:65536", "LimitCopyCrc/size:65536"):
+	    if k in v:
+	        print(f"{k.split('/')[0]:<24} {v[k]:7.3f}")
+	EOP
 fi
 
 # NFS over RDMA (Documentation/performance.rst): one NFSv4.2 workload over
