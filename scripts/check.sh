@@ -200,7 +200,7 @@ fi
 # The core's benchmark (make bench-core) builds and runs every case once,
 # briefly: the receiver's placement checked against the sent pattern, and
 # no FPDU refused. Its figures are not judged here.
-if make -C userspace-tests OUT="$out/host" KWARN_FILE="$kwarn" "$out/host/bench/core_bench" \
+if make -j"$JOBS" -C userspace-tests OUT="$out/host" KWARN_FILE="$kwarn" "$out/host/bench/core_bench" \
 	>"$out/core-bench-build.log" 2>&1; then
 	"$out/host/bench/core_bench" --benchmark_min_time=0.001 --benchmark_format=json \
 		>"$out/core-bench.json" 2>"$out/core-bench.log" &&
