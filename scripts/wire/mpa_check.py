@@ -37,7 +37,8 @@ direction, "fpdus SRC:PORT DST:PORT N" for comparison with tshark,
 "aligned SRC:PORT DST:PORT A/N" (of N TCP segments in full operation, A
 begin with an FPDU: RFC 5044 section 6's FPDU Alignment; directions with
 Markers left out, and segments that continue an FPDU larger than any
-segment of that direction, which cannot begin with one) and per sender "alignment SRC A/N ... (P %)", and
+segment of that direction, which cannot begin with one) and per sender
+"alignment SRC A/N ... (P %)", and
 "markers SRC:PORT DST:PORT" for each connection with Markers, and
 "retransmitted SRC:PORT DST:PORT" for each other one where a TCP segment
 repeated octets already seen (tshark's reassembly may lose the FPDU
@@ -46,8 +47,7 @@ where an FPDU begins too close to the end of its TCP segment for tshark
 to find it (short_head()), and "reused SRC:PORT DST:PORT" for each 4-tuple
 that carried a connection after one in full operation (tshark keeps the
 MPA state of the first and misreads the next one's startup frames as
-FPDUs); this checker
-checks the CRCs of all four kinds itself.
+FPDUs); this checker checks the CRCs of all four kinds itself.
 
 PAD (RFC 5044 section 4.1: zero from the sender) is checked in every
 direction: with --pad-strict=ADDR,... a non-zero PAD sent from one of
