@@ -471,21 +471,19 @@ def alignment(d, fp):
     return aligned, counted
 
 
-def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    pad_strict = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--pad-strict=")]
-    pad_strict = pad_strict[0].split(",") if pad_strict else []
-    if len(args) != 1:
-        sys.exit("usage: mpa_check.py [--fpdus] [--pad-strict=ADDR,...] CAPTURE.pcap")
+def directions(path):
+    """Each TCP direction of the capture put back together: a dict from
+    (src, sport, dst, dport, generation) to Direction, and its keys in the
+    order first seen. A new SYN on a 4-tuple seen before is a new
+    connection, of the next generation (an unenhanced retry reuses its
+    address and port)."""
     dirs = {}
     order = []
     gen = {}
-    for t, src, sport, dst, dport, seq, flags, payload in packets(args[0]):
+    for t, src, sport, dst, dport, seq, flags, payload in packets(path):
         pair = frozenset(((src, sport), (dst, dport)))
         key = (src, sport, dst, dport, gen.get(pair, 0))
         if flags & 0x12 == 0x02 and key in dirs and dirs[key].isn not in (None, seq):
-            # A new SYN on a 4-tuple seen before is a new connection (an
-            # unenhanced retry reuses its address and port).
             gen[pair] = key[4] + 1
             key = key[:4] + (key[4] + 1,)
         if key not in dirs:
@@ -494,14 +492,12 @@ def main():
         dirs[key].add(t, seq, flags, payload)
     for d in dirs.values():
         d.assemble()
-    rep = Report()
-    conns = nfpdu = 0
-    counts = {}  # per TCP 4-tuple, as tshark counts
-    marked = []
-    retransmitted = []
-    misframed = []
-    operated = set()  # 4-tuples with a connection that reached full operation
-    reused = set()    # and another after it
+    return dirs, order
+
+
+def mpa_connections(dirs, order):
+    """(key, rkey, name, initiator, responder) of each connection that
+    starts with an MPA Request."""
     for key in order:
         ini = dirs[key]
         if not ini.data.startswith(KEY_REQ):
@@ -510,6 +506,25 @@ def main():
         rsp = dirs.get(rkey, Direction())
         ini.addr, rsp.addr = key[0], key[2]
         name = f"{key[0]}:{key[1]}->{key[2]}:{key[3]}" + (f"#{key[4]}" if key[4] else "")
+        yield key, rkey, name, ini, rsp
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    pad_strict = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--pad-strict=")]
+    pad_strict = pad_strict[0].split(",") if pad_strict else []
+    if len(args) != 1:
+        sys.exit("usage: mpa_check.py [--fpdus] [--pad-strict=ADDR,...] CAPTURE.pcap")
+    dirs, order = directions(args[0])
+    rep = Report()
+    conns = nfpdu = 0
+    counts = {}  # per TCP 4-tuple, as tshark counts
+    marked = []
+    retransmitted = []
+    misframed = []
+    operated = set()  # 4-tuples with a connection that reached full operation
+    reused = set()    # and another after it
+    for key, rkey, name, ini, rsp in mpa_connections(dirs, order):
         res = check_conn(name, ini, rsp, rep, pad_strict)
         conns += 1
         if with_markers(ini, rsp):
