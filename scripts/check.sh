@@ -214,6 +214,30 @@ else
 	tail -n 30 "$out/core-bench-build.log" >&2
 	fail host/core-bench
 fi
+# The capture checkers' own tests (scripts/wire/test_*.py), one case each:
+# captures written octet by octet, good ones pass, each broken rule is
+# found. A module that loads no test fails.
+python3 - scripts/wire >>"$results" 2>"$out/wire-tests.log" <<-'EOP'
+import sys, unittest
+sys.path.insert(0, sys.argv[1])
+suite = unittest.defaultTestLoader.discover(sys.argv[1], pattern="test_*.py")
+class Lines(unittest.TextTestResult):
+    def addSuccess(self, test):
+        super().addSuccess(test)
+        print(f"PASS host/wire.{test.id()}")
+    def addFailure(self, test, err):
+        super().addFailure(test, err)
+        print(f"FAIL host/wire.{test.id()}")
+    addError = addFailure
+    def addSkip(self, test, reason):
+        super().addSkip(test, reason)
+        print(f"SKIP host/wire.{test.id()}")
+r = unittest.TextTestRunner(resultclass=Lines, stream=sys.stderr).run(suite)
+if r.testsRun == 0:
+    print("FAIL host/wire.tests-found")
+EOP
+grep '^[A-Z]* host/wire\.' "$results"
+grep -q '^FAIL host/wire' "$results" && tail -n 40 "$out/wire-tests.log" >&2
 tier_done host "$t0"
 
 # ---- tier: fuzz -----------------------------------------------------------
@@ -322,19 +346,20 @@ VOLUME=$volume INTEROP_SIW_SERVER=$([ "$DEPTH" = full ] && echo Y || echo N) \
 	${dkms_ko:+--xiw-ko "$dkms_ko"}
 # The xiw to xiw matrix, xiw against stock upstream siw (the fast
 # interop subset; `make interop` and check-full add the siw variants) and
-# bulk perftest streams for FPDU Alignment (bulk.sh), on
-# the wire checked by tshark and by our RFC 6581 checker.
+# bulk perftest streams for FPDU Alignment (bulk.sh), and RPC-over-RDMA
+# between our tools (rpcrdma.sh), on the wire checked by tshark, by our
+# RFC 6581 checker and by our RPC-over-RDMA checker.
 if [ "$DEPTH" = full ]; then
 	SIW_VARIANTS="stock v1 p2p p2p_read crc crc_strict gso" INTEROP=full \
-		vm_tier stock "cm interop bulk" 2400 --pcap
+		vm_tier stock "cm interop bulk rpcrdma" 2400 --pcap
 else
 	# The user-space tools against a siw server only in check-full:
 	# siw's RTR race can end in a kernel BUG on siw's host
 	# (Documentation/interop.rst, item 13).
-	INTEROP_SIW_SERVER=N vm_tier stock "cm interop bulk" 1000 --pcap
+	INTEROP_SIW_SERVER=N vm_tier stock "cm interop bulk rpcrdma" 1000 --pcap
 fi
-if [ -s "$out/vm-stock-cm-interop-bulk/wire.pcap" ]; then
-	scripts/wire/check.sh "$out/vm-stock-cm-interop-bulk/wire.pcap" vm-stock/wire |
+if [ -s "$out/vm-stock-cm-interop-bulk-rpcrdma/wire.pcap" ]; then
+	scripts/wire/check.sh "$out/vm-stock-cm-interop-bulk-rpcrdma/wire.pcap" vm-stock/wire rpcrdma |
 		tee -a "$results"
 else
 	fail vm-stock/wire/capture

@@ -29,11 +29,21 @@
 #                  section 6, FPDU Alignment; segments that continue a
 #                  GSO-sized FPDU are not counted); siw's share is logged
 #   negative-control the tshark checks catch one flipped octet in a copy
+# and with a third argument "rpcrdma" (a capture with rpcrdma.sh's calls):
+#   rpcrdma        scripts/wire/rpcrdma_check.py: every RPC-over-RDMA
+#                  transport header of both versions, sizes, versions and
+#                  fallback, credits, chunks, and every RDMA WRITE and READ
+#                  inside a chunk offered; some connection in Version Two
+#                  and some fallen back to Version One
+#   rpcrdma-tshark tshark's rpcrdma dissector decodes the Version One
+#                  messages of the connections that fell back, none
+#                  malformed (it knows no Version Two: it claims some of
+#                  those messages as Version One and calls them malformed)
 #
-# Usage: check.sh CAPTURE PREFIX   (details go to CAPTURE.*.txt)
+# Usage: check.sh CAPTURE PREFIX [rpcrdma]   (details go to CAPTURE.*.txt)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-pcap=$1 prefix=$2
+pcap=$1 prefix=$2 extra=${3:-}
 "$here/../deps.sh" wire >&2 || exit 1
 
 verdict() {	# case ok
@@ -123,6 +133,28 @@ awk 'FILENAME == ARGV[1] { t[$1 " " $2] = $3; next }
      END { exit bad > 0 }' "$pcap.tshark-fpdus.txt" "$pcap.crc-excused.txt" "$pcap.mpa.txt" \
 	> "$pcap.fpdus-diff.txt"
 verdict tshark-fpdus "$([ $? = 0 ] && echo 1)"
+
+# RPC-over-RDMA: our checker, then tshark's dissector of Version One (its
+# heuristic on, on the connections in Version One only: it claims SEND
+# payloads of other tests and of Version Two too) must find no malformed
+# frame and decode some.
+if [ "$extra" = rpcrdma ]; then
+	python3 "$here/rpcrdma_check.py" --want=v2,fallback "$pcap" > "$pcap.rpcrdma.txt"
+	verdict rpcrdma "$([ $? = 0 ] && echo 1)"
+	tail -n 1 "$pcap.rpcrdma.txt" >&2
+	conns=$(awk '$2 == "rpcrdma" && $4 ~ /^1,?$/ { split($1, e, "->"); split(e[1], a, ":"); split(e[2], b, ":")
+		sub(/:$/, "", b[2]); sub(/#.*/, "", b[2])
+		printf "%s(ip.addr == %s && ip.addr == %s && tcp.port == %s && tcp.port == %s)",
+		       n++ ? " || " : "", a[1], b[1], a[2], b[2] }' "$pcap.rpcrdma.txt")
+	rts() {
+		tshark -r "$pcap" -o tcp.try_heuristic_first:TRUE \
+			--disable-heuristic smb_direct_iwarp -Y "($conns) && ($1)" 2>/dev/null
+	}
+	bad=$(rts "_ws.malformed || _ws.expert.severity == error" | tee "$pcap.rpcrdma-tshark.txt" | wc -l)
+	decoded=$(rts "rpcordma" | wc -l)
+	echo "tshark: $decoded RPC-over-RDMA frames, $bad malformed or in error" >&2
+	verdict rpcrdma-tshark "$([ -n "$conns" ] && [ "$bad" = 0 ] && [ "$decoded" -gt 0 ] && echo 1)"
+fi
 
 # Negative control: the same checks must see one flipped octet. The copy is
 # the capture's first 4000 frames with the last payload octet but ten of

@@ -55,21 +55,7 @@ pair pattern "$XIW_PATTERN -s $MY_IP" "$XIW_PATTERN -c $PEER_IP"
 # event and LAST_WQE_REACHED checked.
 pair pattern-srq "$XIW_PATTERN -q -s $MY_IP" "$XIW_PATTERN -c $PEER_IP"
 
-# RPC-over-RDMA (Documentation/rpcrdma.rst): our requester and responder
-# agree on Version Two and exchange properties; NULL calls, then ECHO
-# calls whose data comes back checked: inline (3000 octets), by a read
-# chunk and a write chunk (1 MiB), as Long Calls (100000 octets), and
-# with the whole reply written into a reply chunk (100000 octets).
-# Against a responder of Version One only (as Linux's nfsd is), the
-# requester falls back on the same connection, chunks included.
-ping_bin=$XIW_TOP/build/user/rpcrdma-ping
-server_bin=$XIW_TOP/build/user/rpcrdma-server
-pair rpcrdma-v2 "$server_bin -a $MY_IP -p 20050 -n 5" \
-	"$ping_bin -p 20050 -c 4 -e 2 $PEER_IP && $ping_bin -p 20050 -c 4 -s 3000 -e 2 $PEER_IP &&
-	 $ping_bin -p 20050 -c 2 -s 1048576 -e 2 $PEER_IP && $ping_bin -p 20050 -c 2 -s 100000 -L -e 2 $PEER_IP &&
-	 $ping_bin -p 20050 -c 2 -s 100000 -R -e 2 $PEER_IP"
-pair rpcrdma-v1-fallback "$server_bin -v 1 -a $MY_IP -p 20051 -n 1" \
-	"$ping_bin -p 20051 -c 4 -s 200000 -e 1 $PEER_IP"
+# RPC-over-RDMA's tools: rpcrdma.sh, in the captured boot.
 
 # rdma resource (Documentation/admin-guide.rst, Resources): while the
 # pattern checker repeats its checks for 5 s, VM 1 lists its QP, cm_id,
