@@ -33,8 +33,9 @@
 #   rpcrdma        scripts/wire/rpcrdma_check.py: every RPC-over-RDMA
 #                  transport header of both versions, sizes, versions and
 #                  fallback, credits, chunks, and every RDMA WRITE and READ
-#                  inside a chunk offered; some connection in Version Two
-#                  and some fallen back to Version One
+#                  inside a chunk offered; some connection in Version Two,
+#                  some fallen back to Version One, and a later one from
+#                  the same requester begun in One (remembered)
 #   rpcrdma-tshark tshark's rpcrdma dissector decodes the Version One
 #                  messages of the connections that fell back, none
 #                  malformed (it knows no Version Two: it claims some of
@@ -139,7 +140,7 @@ verdict tshark-fpdus "$([ $? = 0 ] && echo 1)"
 # payloads of other tests and of Version Two too) must find no malformed
 # frame and decode some.
 if [ "$extra" = rpcrdma ]; then
-	python3 "$here/rpcrdma_check.py" --want=v2,fallback "$pcap" > "$pcap.rpcrdma.txt"
+	python3 "$here/rpcrdma_check.py" --want=v2,fallback,remembered "$pcap" > "$pcap.rpcrdma.txt"
 	verdict rpcrdma "$([ $? = 0 ] && echo 1)"
 	tail -n 1 "$pcap.rpcrdma.txt" >&2
 	conns=$(awk '$2 == "rpcrdma" && $4 ~ /^1,?$/ { split($1, e, "->"); split(e[1], a, ":"); split(e[2], b, ":")

@@ -42,9 +42,12 @@ checks, per connection:
 
 Prints one line per connection and a summary "N connections, N calls, N
 errors"; exits 1 on any error, or when no such connection is found. With
---want=v2,fallback it also fails unless some connection settled in
-Version Two and some fell back from Two to One (so a capture that lost
-its RPC-over-RDMA traffic cannot pass).
+--want=v2,fallback,remembered it also fails unless some connection
+settled in Version Two, some fell back from Two to One, and some began in
+One without asking because an earlier connection from the same address
+to the same responder had been refused Two (the seed's way out of a
+negotiation loop, which our requester takes: a capture that lost its
+RPC-over-RDMA traffic cannot pass).
 """
 import struct
 import sys
@@ -464,12 +467,13 @@ def main():
     for a in sys.argv[1:]:
         if a.startswith("--want="):
             want = set(a.split("=", 1)[1].split(","))
-    if len(args) != 1 or not want <= {"v2", "fallback"}:
-        sys.exit("usage: rpcrdma_check.py [--want=v2,fallback] CAPTURE.pcap")
+    if len(args) != 1 or not want <= {"v2", "fallback", "remembered"}:
+        sys.exit("usage: rpcrdma_check.py [--want=v2,fallback,remembered] CAPTURE.pcap")
     dirs, order = mpa.directions(args[0])
     conns = calls = errors = 0
-    settled_v2 = fell_back = False
-    for _, _, name, ini, rsp in mpa.mpa_connections(dirs, order):
+    settled_v2 = fell_back = remembered = False
+    refused = set()     # (requester address, responder address, port) refused Two
+    for key, _, name, ini, rsp in mpa.mpa_connections(dirs, order):
         c = check(name, ini, rsp)
         if c is None:
             continue
@@ -477,18 +481,26 @@ def main():
         calls += c.counts.get("calls", 0)
         settled_v2 |= c.settled == 2
         fell_back |= c.fell_back
+        pair = (key[0], key[2], key[3])
         how = f"version {c.settled}" if c.settled else "no reply"
         if c.fell_back:
             how += f" (fell back from {c.first_vers})"
+        elif c.first_vers == 1 and pair in refused:
+            how += " (began in 1: refused 2 before)"
+            remembered = True
+        if c.vers_range and not c.vers_range[0] <= 2 <= c.vers_range[1]:
+            refused.add(pair)
         counts = " ".join(f"{k} {v}" for k, v in sorted(c.counts.items()))
         print(f"{name}: rpcrdma {how}, inline {c.inline['requester']}/"
               f"{c.inline['responder']}: {counts}")
         for e in c.errors:
             print(f"ERROR {name}: {e}")
         errors += len(c.errors)
-    for w, ok in (("v2", settled_v2), ("fallback", fell_back)):
+    for w, ok, what in (("v2", settled_v2, "settled in Version Two"),
+                        ("fallback", fell_back, "fell back from Two to One"),
+                        ("remembered", remembered, "began in One after Two was refused")):
         if w in want and not ok:
-            print(f"ERROR: no connection {'settled in Version Two' if w == 'v2' else 'fell back from Two to One'}")
+            print(f"ERROR: no connection {what}")
             errors += 1
     print(f"{conns} connections, {calls} calls, {errors} errors")
     sys.exit(1 if errors or conns == 0 else 0)

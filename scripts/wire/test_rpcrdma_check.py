@@ -9,6 +9,7 @@ Run: python3 scripts/wire/test_rpcrdma_check.py (make check's host tier).
 """
 import os
 import struct
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -91,17 +92,18 @@ def connprop(direction, rbsiz=4096):
     return u32(direction, 1, len(info)) + info
 
 
-def pcap(events):
+def pcap(events, ini=INI, t0=0, header=True):
     """A pcap of one connection: EVENTS are (side, octets), side 0 the
-    initiator, in time order, each its own TCP segment."""
-    out = [struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1)]
+    initiator (at address and port INI), in time order, each its own TCP
+    segment, the first at second T0 + 1."""
+    out = [struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1)] if header else []
     seq = [1000, 5000]
-    t = 0
+    t = t0
 
     def frame(side, flags, payload):
         nonlocal t
         t += 1
-        (s, sp), (d, dp) = (INI, RSP) if side == 0 else (RSP, INI)
+        (s, sp), (d, dp) = (ini, RSP) if side == 0 else (RSP, ini)
         tcp = struct.pack(">HHIIBBHHH", sp, dp, seq[side], 0, 5 << 4, flags, 65535, 0, 0)
         ip = struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + len(tcp) + len(payload), 0, 0, 64, 6,
                          0, bytes(map(int, s.split("."))), bytes(map(int, d.split("."))))
@@ -117,13 +119,17 @@ def pcap(events):
     return b"".join(out)
 
 
-def run(events, req_pd=None, rep_pd=None):
+def with_startup(events, req_pd=None, rep_pd=None):
     ev = [(0, startup(mpa.KEY_REQ, pd8797() if req_pd is None else req_pd)),
           (1, startup(mpa.KEY_REP, pd8797() if rep_pd is None else rep_pd))]
     for side, fps in events:
         ev += [(side, f) for f in fps]
+    return ev
+
+
+def run(events, req_pd=None, rep_pd=None):
     with tempfile.NamedTemporaryFile(suffix=".pcap") as f:
-        f.write(pcap(ev))
+        f.write(pcap(with_startup(events, req_pd, rep_pd)))
         f.flush()
         dirs, order = mpa.directions(f.name)
     (_, _, name, ini, rsp), = list(mpa.mpa_connections(dirs, order))
@@ -278,6 +284,40 @@ class Bad(unittest.TestCase):
 
     def test_requester_error(self):
         self.one([(0, send(1, v2(1, rc.ERROR, u32(2))))], "the requester sent RDMA_ERROR")
+
+
+FALLBACK = [
+    (0, send(1, v2(7, rc.MSG, chunks(0) + NULL))),
+    (1, send(1, v2(7, rc.ERROR, u32(1, 1, 1)))),
+    (0, send(2, v2(7, rc.MSG, v1_lists() + NULL, vers=1))),
+    (1, send(2, v2(7, rc.MSG, v1_lists() + NULL, vers=1))),
+]
+
+
+class Remembered(unittest.TestCase):
+    """The script as check.sh runs it, on two connections from one
+    requester to a responder of Version One only."""
+
+    def script(self, second):
+        with tempfile.NamedTemporaryFile(suffix=".pcap") as f:
+            f.write(pcap(with_startup(FALLBACK)) +
+                    pcap(with_startup(second), ini=(INI[0], INI[1] + 1), t0=100, header=False))
+            f.flush()
+            here = os.path.dirname(os.path.abspath(__file__))
+            return subprocess.run([sys.executable, os.path.join(here, "rpcrdma_check.py"),
+                                   "--want=fallback,remembered", f.name],
+                                  capture_output=True, text=True)
+
+    def test_second_begins_in_one(self):
+        r = self.script([(0, send(1, v2(8, rc.MSG, v1_lists() + NULL, vers=1))),
+                         (1, send(1, v2(8, rc.MSG, v1_lists() + NULL, vers=1)))])
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertIn("(began in 1: refused 2 before)", r.stdout)
+
+    def test_second_probes_two_again(self):
+        r = self.script(FALLBACK)
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn("ERROR: no connection began in One after Two was refused", r.stdout)
 
 
 class NotRpcRdma(unittest.TestCase):

@@ -13,7 +13,8 @@
 #                the whole reply written into a reply chunk
 #   v1-fallback  a responder of Version One only: the requester falls back
 #                on the same connection, then 200000-octet ECHO calls with
-#                chunks in Version One
+#                chunks in Version One; its second connection to that
+#                responder begins in Version One (rpcrdma/peer.h)
 #   siw-v2       the requester on upstream siw against the xiw responder:
 #                the calls of v2
 #
@@ -52,7 +53,7 @@ setup() { modprobe rdma_ucm && retry 10 ping -c 1 -W 2 "$PEER_IP" > /dev/null; }
 check setup setup || exit 1
 check xiw-rnic rnic_use xiw || exit 1
 pair v2 "-p 20050 -n 5" "$(v2_calls 20050)"
-pair v1-fallback "-v 1 -p 20051 -n 1" "$PING -p 20051 -c 4 -s 200000 -e 1 $PEER_IP"
+pair v1-fallback "-v 1 -p 20051 -n 2" "$PING -p 20051 -c 4 -s 200000 -e 1 -r 2 $PEER_IP"
 [ "$VM_IDX" = 1 ] && { check siw-rnic rnic_use siw || exit 1; }
 pair siw-v2 "-p 20052 -n 5" "$(v2_calls 20052)"
 check teardown rnic_use none

@@ -5,7 +5,7 @@
 // reply, and prints the version agreed and the round-trip times.
 //
 //   rpcrdma-ping [-v 1|2] [-p port] [-c count] [-s size] [-P prog] [-V vers]
-//                [-x proc] [-q] [-e version] [-L] [-R] host
+//                [-x proc] [-q] [-e version] [-L] [-R] [-r connections] host
 //
 // -s size: ECHO calls of that many octets (checked when they come back);
 // an argument that does not fit inline goes in a read chunk, a result that
@@ -13,7 +13,11 @@
 // whole message in a Position Zero read chunk, sent NOMSG); -R: a result
 // that would not fit inline comes back as a whole reply written into a
 // reply chunk (NOMSG) instead of a write chunk;
-// -e version: fail unless the calls ended in that version.
+// -e version: fail unless the calls ended in that version;
+// -r connections: that many connections one after the other, each with
+// its calls; without -v, each offers first the version the responder's
+// answers on the earlier ones suggest (peer.h: after ERR_VERS without
+// Two, One).
 //
 // Against Linux's NFS server: rpcrdma-ping -p 20049 -P 100003 -V 3 host
 // Exit status 0 only if every call got a successful reply.
@@ -30,6 +34,7 @@
 #include <infiniband/verbs.h>
 
 #include "rpcrdma/endpoint.h"
+#include "rpcrdma/peer.h"
 #include "rpcrdma/rpc.h"
 #include "verbs.h"
 
@@ -38,7 +43,7 @@ using namespace rpcrdma;
 namespace {
 
 struct Options {
-  uint32_t version = kVersionTwo;
+  uint32_t version = 0;  // -v: 0, what PeerMemory says
   const char* port = "20049";
   uint32_t count = 4;
   int32_t size = -1;  // -1: NULL calls; else ECHO with this many octets
@@ -47,13 +52,14 @@ struct Options {
   uint32_t expect = 0;       // -e: the version the calls must end in
   bool long_call = false;    // -L: ECHO calls as Long Calls
   bool reply_chunk = false;  // -R: large results in a reply chunk
+  uint32_t connections = 1;  // -r
   const char* host = nullptr;
 };
 
 [[noreturn]] void usage() {
   fprintf(stderr,
           "usage: rpcrdma-ping [-v 1|2] [-p port] [-c count] [-s size] [-P prog] [-V vers] [-x proc] [-q] "
-          "[-e version] [-L] [-R] host\n");
+          "[-e version] [-L] [-R] [-r connections] host\n");
   exit(2);
 }
 
@@ -65,7 +71,7 @@ struct Options {
 Options parse(int argc, char** argv) {
   Options o;
   int c;
-  while ((c = getopt(argc, argv, "v:p:c:s:P:V:x:qe:LR")) != -1) {
+  while ((c = getopt(argc, argv, "v:p:c:s:P:V:x:qe:LRr:")) != -1) {
     switch (c) {
       case 'v':
         o.version = strtoul(optarg, nullptr, 0);
@@ -102,6 +108,10 @@ Options parse(int argc, char** argv) {
         break;
       case 'R':
         o.reply_chunk = true;
+        break;
+      case 'r':
+        o.connections = strtoul(optarg, nullptr, 0);
+        if (!o.connections) usage();
         break;
       default:
         usage();
@@ -159,6 +169,7 @@ struct Session {
   Requester& rq;
   Ddp& d;
   uint32_t fell_back_from = 0;
+  uint32_t vers_low = 0, vers_high = 0;  // the ERR_VERS range, if one came
   uint32_t ddp_calls = 0;
 };
 
@@ -184,6 +195,8 @@ bool await(Session& s, uint32_t xid, uint32_t sent_version, const std::vector<ui
       case Requester::Outcome::resend:
         if (got.xid != xid) die("ERR_VERS for an xid not sent");
         s.fell_back_from = sent_version;
+        s.vers_low = got.error.vers_low;
+        s.vers_high = got.error.vers_high;
         printf("rpcrdma-ping: version %u refused (ERR_VERS %u..%u): continuing in version %u\n", sent_version,
                got.error.vers_low, got.error.vers_high, s.rq.version());
         if (!s.c.release(&err)) die(err);
@@ -301,20 +314,21 @@ double call(Session& s, uint32_t xid, uint32_t proc, int32_t size) {
   }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  const Options o = parse(argc, argv);
+// One connection and its calls; the version they ended in. What the
+// responder's answers showed goes into @mem.
+uint32_t run(const Options& o, PeerMemory& mem, const std::string& peer) {
   std::string err;
   const PrivateData ours{4096, 4096, false};
   tools::Buffers bufs;
   tools::Conn* c = tools::Conn::connect(o.host, o.port, ours, bufs, &err);
   if (!c) die(err);
-  Requester rq(o.version, bufs.nrecv);
+  const uint32_t first = o.version ? o.version : mem.first_version(peer);
+  Requester rq(first, bufs.nrecv);
   rq.connected(ours, c->peer());
-  printf("rpcrdma-ping: connected to %s:%s, peer's inline send %u receive %u%s\n", o.host, o.port,
-         c->peer().send_size, c->peer().recv_size,
-         c->peer().remote_invalidate ? ", remote invalidation" : "");
+  printf("rpcrdma-ping: connected to %s:%s, peer's inline send %u receive %u%s, offering version %u%s\n",
+         o.host, o.port, c->peer().send_size, c->peer().recv_size,
+         c->peer().remote_invalidate ? ", remote invalidation" : "", first,
+         !o.version && first != kVersionTwo ? " (remembered)" : "");
   Ddp d;
   if (o.size > 0) {
     d.arg.resize(size_t(o.size) + 64);
@@ -325,7 +339,8 @@ int main(int argc, char** argv) {
   }
   Session s{o, *c, rq, d};
   const uint32_t base = uint32_t(getpid()) << 12;
-  uint32_t xid = base;
+  static uint32_t xid_next = 0;
+  uint32_t xid = base + xid_next;
   // The first message of a connection must fit the responder's defaults
   // (1024 octets, one credit): a NULL call goes first when ours would not.
   if (o.size > 512) call(s, xid++, rpc::kProcNull, -1);
@@ -341,6 +356,9 @@ int main(int argc, char** argv) {
       if (!len || !c->send(len, &err)) die("sending CONNPROP: " + err);
     }
   }
+  xid_next = xid - base;
+  if (s.fell_back_from) mem.err_vers(peer, s.vers_low, s.vers_high);
+  mem.replied(peer, rq.version());
   std::sort(rtt.begin(), rtt.end());
   double sum = 0;
   for (double v : rtt) sum += v;
@@ -353,9 +371,21 @@ int main(int argc, char** argv) {
   if (d.arg_mr) ibv_dereg_mr(d.arg_mr);
   if (d.res_mr) ibv_dereg_mr(d.res_mr);
   delete c;
-  if (o.expect && rq.version() != o.expect) {
-    fprintf(stderr, "rpcrdma-ping: ended in version %u, expected %u\n", rq.version(), o.expect);
-    return 1;
+  return rq.version();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  PeerMemory mem;
+  const std::string peer = std::string(o.host) + ":" + o.port;
+  for (uint32_t i = 0; i < o.connections; i++) {
+    const uint32_t v = run(o, mem, peer);
+    if (o.expect && v != o.expect) {
+      fprintf(stderr, "rpcrdma-ping: ended in version %u, expected %u\n", v, o.expect);
+      return 1;
+    }
   }
   return 0;
 }
