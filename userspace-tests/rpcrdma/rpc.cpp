@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-// ONC RPC call and reply headers (RFC 5531 section 9), AUTH_NONE only.
+// ONC RPC call and reply headers (RFC 5531 section 9), AUTH_NONE and
+// AUTH_SYS.
 #include "rpc.h"
 
 namespace rpcrdma::rpc {
@@ -7,7 +8,8 @@ namespace {
 
 constexpr uint32_t kCall = 0, kReply = 1, kRpcVers = 2;
 constexpr uint32_t kMsgAccepted = 0, kMsgDenied = 1;
-constexpr uint32_t kAuthNone = 0;
+constexpr uint32_t kAuthNone = 0, kAuthSys = 1;
+constexpr size_t kMaxMachineName = 255;
 constexpr uint32_t kRpcMismatch = 0;
 
 void auth_none(xdr::Writer& w) {
@@ -17,14 +19,27 @@ void auth_none(xdr::Writer& w) {
 
 }  // namespace
 
-void encode_call(xdr::Writer& w, const Call& c) {
+void encode_call(xdr::Writer& w, const Call& c, const AuthSys* cred) {
   w.u32(c.xid);
   w.u32(kCall);
   w.u32(kRpcVers);
   w.u32(c.prog);
   w.u32(c.vers);
   w.u32(c.proc);
-  auth_none(w);  // credential
+  if (cred) {
+    if (cred->machine.size() > kMaxMachineName) return w.fail();
+    const auto name =
+        xdr::Bytes(reinterpret_cast<const uint8_t*>(cred->machine.data()), cred->machine.size());
+    w.u32(kAuthSys);
+    w.u32(uint32_t(4 + 4 + xdr::pad4(name.size()) + 4 + 4 + 4));  // the body's length
+    w.u32(cred->stamp);
+    w.opaque(name);
+    w.u32(cred->uid);
+    w.u32(cred->gid);
+    w.u32(0);  // gids<16>: none
+  } else {
+    auth_none(w);  // credential
+  }
   auth_none(w);  // verifier
 }
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 // Just enough ONC RPC (RFC 5531) for the tools: call and reply headers
-// with AUTH_NONE, and the test program that rpcrdma-server serves.
+// with AUTH_NONE or AUTH_SYS, and the test program that rpcrdma-server
+// serves.
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "xdr.h"
 
@@ -35,7 +37,16 @@ struct Reply {
   uint32_t stat = 0;      // accept_stat, or reject_stat if denied
 };
 
-void encode_call(xdr::Writer& w, const Call& c);
+// An AUTH_SYS credential (RFC 5531 appendix A), no supplementary groups.
+struct AuthSys {
+  uint32_t stamp = 0;
+  std::string_view machine;  // at most 255 octets
+  uint32_t uid = 0, gid = 0;
+};
+
+// With @cred, an AUTH_SYS credential; else AUTH_NONE. The verifier is
+// AUTH_NONE either way.
+void encode_call(xdr::Writer& w, const Call& c, const AuthSys* cred = nullptr);
 // False unless a CALL of RPC version 2 (its credential and verifier are
 // skipped, whatever their flavor).
 bool decode_call(xdr::Reader& r, Call* c);
