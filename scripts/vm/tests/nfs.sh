@@ -49,11 +49,53 @@ srv() { [ "$VM_IDX" = $SRV_VM ]; }
 # one-host.
 QUICK='one-host'
 
+# The files rpcrdma-nfs works on (server side): one to read, one to be
+# written, in a directory of their own.
+RPC_READ_SIZE=100000 RPC_WRITE_SIZE=200000
+rpc_files() {
+	mkdir -p $EXPORT/rpcrdma &&
+		head -c $RPC_READ_SIZE /dev/urandom > $EXPORT/rpcrdma/read.bin &&
+		: > $EXPORT/rpcrdma/write.bin
+}
+
+# nfs_ops: our requester against nfsd (Documentation/rpcrdma.rst): Version
+# Two refused, then NFSv4.0 in Version One: LOOKUP, the same as a Long
+# Call, READ into a write chunk (checked against the file read through
+# the mount), WRITE from a read chunk (checked on the server's disk, by
+# VM 0, rpc-write-on-disk), READDIR into a reply chunk.
+nfs_ops() {
+	"$XIW_TOP/build/user/rpcrdma-nfs" -p 20049 -e 1 -s $RPC_WRITE_SIZE "$PEER_IP" \
+		rpcrdma/read.bin rpcrdma/write.bin > "$OUT/nfs-ops.txt" 2>&1
+	rc=$?
+	cat "$OUT/nfs-ops.txt"
+	want=$(python3 -c 'import sys
+h = 0xcbf29ce484222325
+for b in open(sys.argv[1], "rb").read():
+    h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+print("%016x" % h)' $M4/rpcrdma/read.bin) || return 1
+	[ $rc = 0 ] &&
+		grep -q "read rpcrdma/read.bin: $RPC_READ_SIZE octets by a write chunk, eof, fnv1a64 $want\$" \
+			"$OUT/nfs-ops.txt" &&
+		grep -q "write rpcrdma/write.bin: $RPC_WRITE_SIZE octets by a read chunk" "$OUT/nfs-ops.txt" &&
+		grep -q 'readdir: 2 entries by a reply chunk.* read.bin' "$OUT/nfs-ops.txt" &&
+		grep -q 'long-call: the same handle' "$OUT/nfs-ops.txt"
+}
+
+# written_by_ops: what rpcrdma-nfs wrote is on the server's disk: octet i
+# is (i * 7 + 3) mod 256.
+written_by_ops() {
+	python3 - $EXPORT/rpcrdma/write.bin $RPC_WRITE_SIZE <<-'EOP'
+	import sys
+	data, n = open(sys.argv[1], "rb").read(), int(sys.argv[2])
+	sys.exit(0 if data == bytes((i * 7 + 3) & 255 for i in range(n)) else 1)
+	EOP
+}
+
 setup() {
 	modprobe rdma_cm && modprobe rdma_ucm && modprobe rpcrdma && rnic_use xiw &&
 		retry 10 ping -c 1 -W 2 "$PEER_IP" >/dev/null || return 1
 	if srv; then
-		nfs_server_start
+		nfs_server_start && rpc_files
 	else
 		make_sources $MAX
 	fi
@@ -81,6 +123,7 @@ if srv; then
 	# Invalidate; WRITE payloads come in by RDMA Read into FRWR sinks.
 	check xiw-server-send-inv grew tx_send_inv $MIN_INV
 	check xiw-server-read-inv grew read_inv $MIN_INV
+	[ "$KERNEL_KIND" != debug ] && check rpc-write-on-disk written_by_ops
 else
 	at rx_send_inv rx_read_req
 	# RPC-over-RDMA Version Two against Linux's nfsd, which speaks One
@@ -92,6 +135,9 @@ else
 	done
 	check xiw-mount-v3 nfs_mount 3 $M3
 	check xiw-mount-v4.2 nfs_mount 4.2 $M4
+	# Not on the debug kernel, for make check's budget: the requester is
+	# user space, and the NULL calls above took nfsd's paths there.
+	[ "$KERNEL_KIND" != debug ] && check rpcrdma-nfsd-ops nfs_ops
 	check xiw-v3-integrity bounded 300 integrity $M3/int
 	check xiw-v4.2-integrity bounded 300 integrity $M4/int
 	at_depth xiw-v3-dirops && check xiw-v3-dirops bounded 180 dirops $M3
