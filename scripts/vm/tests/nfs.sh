@@ -18,7 +18,8 @@
 #             debug kernel, Documentation/interop.rst).
 #   siw-cli   VM 0 on xiw, VM 1 on upstream siw (stock kernels only).
 #             Both with files up to 16 MiB where VOLUME=small (make
-#             check), all of them otherwise.
+#             check), all of them otherwise, and rpcrdma-nfs against
+#             nfsd (nfs_ops).
 #   one-host  VM 0 mounts its own export over RDMA on its one xiw device.
 #
 # No case may leave a kernel warning, oops, leak or hung task behind
@@ -68,11 +69,14 @@ nfs_ops() {
 		rpcrdma/read.bin rpcrdma/write.bin > "$OUT/nfs-ops.txt" 2>&1
 	rc=$?
 	cat "$OUT/nfs-ops.txt"
-	want=$(python3 -c 'import sys
+	# The file's FNV-1a 64 as read through the xiw-xiw NFSv4.2 mount, the
+	# first time.
+	[ -s /tmp/rpc-read.fnv ] || python3 -c 'import sys
 h = 0xcbf29ce484222325
 for b in open(sys.argv[1], "rb").read():
     h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
-print("%016x" % h)' $M4/rpcrdma/read.bin) || return 1
+print("%016x" % h)' $M4/rpcrdma/read.bin > /tmp/rpc-read.fnv || return 1
+	want=$(cat /tmp/rpc-read.fnv)
 	[ $rc = 0 ] &&
 		grep -q "read rpcrdma/read.bin: $RPC_READ_SIZE octets by a write chunk, eof, fnv1a64 $want\$" \
 			"$OUT/nfs-ops.txt" &&
@@ -243,8 +247,10 @@ fi
 mixed() {	# NAME SERVER_RNIC CLIENT_RNIC
 	if srv; then
 		check "$1-rnic" rnic_use "$2"
+		: > $EXPORT/rpcrdma/write.bin
 		barrier "$1-ready" 120
 		barrier "$1-done" 1200
+		check "$1-rpc-write-on-disk" written_by_ops
 	else
 		check "$1-rnic" rnic_use "$3"
 		barrier "$1-ready" 120
@@ -255,6 +261,8 @@ mixed() {	# NAME SERVER_RNIC CLIENT_RNIC
 				check "$1-v$v-dirops" bounded 180 dirops $m
 			check "$1-umount-v$v" nfs_umount $m
 		done
+		# Our requester, on xiw or on siw, against nfsd on the other.
+		check "$1-rpcrdma-nfsd-ops" nfs_ops
 		barrier "$1-done" 1200
 	fi
 }
