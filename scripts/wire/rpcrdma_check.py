@@ -31,9 +31,14 @@ checks, per connection:
     grant allows (one until the first reply), the responder grants at
     least one;
   - chunks: a NOMSG call carries a Position Zero read chunk or a reply
-    chunk, a MSG call no Position Zero read chunk; a reply's write list
-    and reply chunk name only segments of its call's, no longer than
-    offered; a NOMSG reply has a reply chunk;
+    chunk, a MSG call no Position Zero read chunk, and a MSG an RPC
+    message after its header; a reply's write list and reply chunk name
+    only segments of its call's, no longer than offered; a NOMSG reply
+    has a reply chunk;
+  - remote invalidation (Version Two): a call's rdma_inv_handle is 0 or
+    one of the handles in that call; a reply to a call whose
+    rdma_inv_handle is 0 goes by plain Send, one by Send With Invalidate
+    invalidates exactly that handle;
   - RDMA operations: every RDMA WRITE from the responder lands inside a
     segment of a write or reply chunk that an earlier call offered, and
     every RDMA READ Request it sends reads inside a segment of an earlier
@@ -219,7 +224,7 @@ class Stream:
     """One direction's RDMAP messages: SENDs reassembled, the rest listed."""
 
     def __init__(self, d, fp, rtr):
-        self.sends = []      # (time, opcode, payload) in MSN order
+        self.sends = []      # (time, opcode, payload, inv stag) in MSN order
         self.writes = []     # (time, stag, to, length)
         self.read_reqs = []  # (time, src stag, src to, size)
         self.terminates = []
@@ -256,7 +261,8 @@ class Stream:
                 self.read_reqs.append((t, src, src_to, size))
             elif opcode in SENDS and qn == 0:
                 if msn not in parts:
-                    parts[msn] = {"t": t, "op": opcode, "segs": [], "last": None}
+                    parts[msn] = {"t": t, "op": opcode, "segs": [], "last": None,
+                                  "inv": struct.unpack_from(">I", u, 2)[0]}
                     order.append(msn)
                 m = parts[msn]
                 m["segs"].append((mo, u[18:]))
@@ -277,7 +283,7 @@ class Stream:
                     if n + 1 < len(order):
                         self.errors.append(f"MSN {msn}: no last segment")
                     continue        # the capture ended inside it
-                self.sends.append((m["t"], m["op"], bytes(data)))
+                self.sends.append((m["t"], m["op"], bytes(data), m["inv"]))
 
 
 def inside(segs, stag, to, length):
@@ -299,6 +305,7 @@ class Conn:
         self.counts = {}
         self.first_vers = None
         self.fell_back = False
+        self.requester_invalidates = False  # RFC 8797's flag, from the requester
 
     def error(self, msg):
         self.errors.append(msg)
@@ -306,7 +313,7 @@ class Conn:
     def count(self, what):
         self.counts[what] = self.counts.get(what, 0) + 1
 
-    def call(self, data, h):
+    def call(self, data, h, op=SEND, inv=0):
         v = h["vers"]
         if self.first_vers is None:
             self.first_vers = v
@@ -331,6 +338,14 @@ class Conn:
         if v == 2 and h["dir"] != CALL:
             self.error(f"xid {h['xid']:#x}: a requester's MSG/NOMSG with direction REPLY")
             return
+        if v == 2 and h["inv"]:
+            handles = {r["handle"] for r in h["reads"]}
+            handles |= {s["handle"] for c in h["writes"] + [h["reply"] or []] for s in c}
+            if h["inv"] not in handles:
+                self.error(f"xid {h['xid']:#x}: rdma_inv_handle {h['inv']:#x} is none of "
+                           "the call's handles")
+        if h["proc"] == MSG and h["hdrlen"] == len(data):
+            self.error(f"xid {h['xid']:#x}: MSG call without an RPC message")
         if h["proc"] == NOMSG:
             if not any(r["position"] == 0 for r in h["reads"]) and h["reply"] is None:
                 self.error(f"xid {h['xid']:#x}: NOMSG call with neither a Position Zero "
@@ -349,7 +364,7 @@ class Conn:
         for c in h["writes"] + ([h["reply"]] if h["reply"] else []):
             self.offered_writes += c
 
-    def reply(self, data, h):
+    def reply(self, data, h, op=SEND, inv=0):
         xid, v = h["xid"], h["vers"]
         if h["proc"] == OPTIONAL:
             self.count(OPT_NAMES.get(h["opttype"], f"OPTIONAL {h['opttype']}"))
@@ -362,6 +377,25 @@ class Conn:
             return
         if v != call["vers"]:
             self.error(f"xid {xid:#x}: reply in version {v} to a call in {call['vers']}")
+        if op in (SEND_INV, SEND_SE_INV) and v == 1:
+            # RFC 8797: only to a requester that offered it, and only one
+            # of the call's handles.
+            handles = {r["handle"] for r in call["reads"]}
+            handles |= {s["handle"] for c in call["writes"] + [call["reply"] or []] for s in c}
+            if not self.requester_invalidates:
+                self.error(f"xid {xid:#x}: Send With Invalidate to a requester whose "
+                           "private data did not accept it")
+            elif inv not in handles:
+                self.error(f"xid {xid:#x}: reply invalidates {inv:#x}, none of the call's handles")
+            self.count("Send With Invalidate")
+        elif op in (SEND_INV, SEND_SE_INV):
+            want = call.get("inv", 0)
+            if not want:
+                self.error(f"xid {xid:#x}: reply by Send With Invalidate to a call whose "
+                           "rdma_inv_handle is 0")
+            elif inv != want:
+                self.error(f"xid {xid:#x}: reply invalidates {inv:#x}, the call named {want:#x}")
+            self.count("Send With Invalidate")
         if h["credit"] == 0:
             self.error(f"xid {xid:#x}: a grant of 0 credits")
         if h["proc"] == ERROR:
@@ -379,6 +413,8 @@ class Conn:
             self.error(f"xid {xid:#x}: a responder's MSG/NOMSG with direction CALL")
         if h["proc"] == NOMSG and h["reply"] is None:
             self.error(f"xid {xid:#x}: NOMSG reply without a reply chunk")
+        if h["proc"] == MSG and h["hdrlen"] == len(data):
+            self.error(f"xid {xid:#x}: MSG reply without an RPC message")
         if len(h["writes"]) > len(call["writes"]):
             self.error(f"xid {xid:#x}: reply's write list has {len(h['writes'])} chunks, "
                        f"the call offered {len(call['writes'])}")
@@ -412,6 +448,7 @@ def check(name, ini, rsp):
     # RFC 8797: a side sends at most its own send size and the other's
     # receive size.
     conn = Conn(name, min(qpriv[0], ppriv[1]), min(ppriv[0], qpriv[1]))
+    conn.requester_invalidates = qpriv[2]
     p2p = prev == 2 and pf & mpa.S and mpa.enhanced(ppd)["A"]
     try:
         fi = mpa.fpdus(ini.data, 20 + len(qpd), bool(pf & mpa.M))
@@ -429,8 +466,8 @@ def check(name, ini, rsp):
         conn.error("the requester sent RDMA WRITEs or READ Requests")
     # Both directions in capture order: a reply is seen before a call that
     # waited for it; a responder's RDMA operation after the call it serves.
-    events = [(t, 0, "requester", op, d) for t, op, d in q.sends]
-    events += [(t, 1, "responder", op, d) for t, op, d in r.sends]
+    events = [(t, 0, "requester", op, (d, inv)) for t, op, d, inv in q.sends]
+    events += [(t, 1, "responder", op, (d, inv)) for t, op, d, inv in r.sends]
     events += [(t, 1, "write", stag, (to, n)) for t, stag, to, n in r.writes]
     events += [(t, 1, "read", stag, (to, n)) for t, stag, to, n in r.read_reqs]
     for t, _, who, a, b in sorted(events, key=lambda e: (e[0], e[1])):
@@ -446,7 +483,7 @@ def check(name, ini, rsp):
                            "in no read chunk offered")
             conn.count("READ Requests")
             continue
-        data = b
+        data, inv = b
         if len(data) > conn.inline[who]:
             conn.error(f"{who}: a {len(data)}-octet message, inline size {conn.inline[who]}")
         try:
@@ -455,9 +492,9 @@ def check(name, ini, rsp):
             conn.error(f"{who}: {e}")
             continue
         if who == "requester":
-            conn.call(data, h)
+            conn.call(data, h, a, inv)
         else:
-            conn.reply(data, h)
+            conn.reply(data, h, a, inv)
     return conn
 
 

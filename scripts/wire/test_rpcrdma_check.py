@@ -45,13 +45,14 @@ def fpdu(ulpdu):
     return body + b"\0\0\0\0"       # CRC32c: not this checker's to check
 
 
-def send(msn, payload, opcode=rc.SEND, mss=1000):
-    """The FPDUs of one SEND on queue 0, split at MSS payload octets."""
+def send(msn, payload, opcode=rc.SEND, mss=1000, inv=0):
+    """The FPDUs of one SEND on queue 0, split at MSS payload octets (INV:
+    the STag a Send With Invalidate names)."""
     out, mo = [], 0
     while True:
         part = payload[mo:mo + mss]
         last = mo + len(part) == len(payload)
-        hdr = bytes([0x01 | (0x40 if last else 0), 0x40 | opcode]) + u32(0, 0, msn, mo)
+        hdr = bytes([0x01 | (0x40 if last else 0), 0x40 | opcode]) + u32(inv, 0, msn, mo)
         out.append(fpdu(hdr + part))
         mo += len(part)
         if last:
@@ -178,6 +179,19 @@ class Good(unittest.TestCase):
         self.assertEqual(c.errors, [])
         self.assertEqual((c.settled, c.fell_back, c.first_vers), (1, True, 2))
 
+    def test_send_inv(self):
+        # Version Two: the handle the call named; Version One: one of the
+        # call's handles, to a requester whose private data accepts it.
+        c = run([(0, send(1, v2(1, rc.MSG, chunks(0, writes=[[W]], inv=0x1234) + NULL))),
+                 (1, send(1, v2(1, rc.MSG, chunks(1, writes=[[seg(0x1234, 8, 0x10000)]]) + NULL),
+                          rc.SEND_INV, inv=0x1234))])
+        self.assertEqual(c.errors, [])
+        self.assertEqual(c.counts["Send With Invalidate"], 1)
+        c = run([(0, send(1, v2(1, rc.MSG, v1_lists(writes=[[W]]) + NULL, vers=1))),
+                 (1, send(1, v2(1, rc.MSG, v1_lists(writes=[[seg(0x1234, 8, 0x10000)]]) + NULL, vers=1),
+                          rc.SEND_INV, inv=0x1234))], req_pd=pd8797(inv=True))
+        self.assertEqual(c.errors, [])
+
     def test_long_call_and_reply_chunk(self):
         r = [seg(0x55, 200000, 0)]
         c = run([
@@ -281,6 +295,30 @@ class Bad(unittest.TestCase):
         self.one([(0, send(1, v2(1, rc.MSG, chunks(0) + NULL))),
                   (1, send(1, v2(1, rc.ERROR, u32(7, 1))))],
                  "truncated")
+
+    def test_inv_handle_not_in_call(self):
+        self.one([(0, send(1, v2(1, rc.MSG, chunks(0, writes=[[W]], inv=0x999) + NULL)))],
+                 "rdma_inv_handle 0x999 is none of the call's handles")
+
+    def test_send_inv_without_inv_handle(self):
+        self.one([(0, send(1, v2(1, rc.MSG, chunks(0) + NULL))),
+                  (1, send(1, v2(1, rc.MSG, chunks(1) + NULL), rc.SEND_INV, inv=0x1234))],
+                 "rdma_inv_handle is 0")
+
+    def test_send_inv_of_another_handle(self):
+        self.one([(0, send(1, v2(1, rc.MSG, chunks(0, writes=[[W]], inv=0x1234) + NULL))),
+                  (1, send(1, v2(1, rc.MSG, chunks(1, writes=[[seg(0x1234, 8, 0x10000)]]) + NULL),
+                           rc.SEND_INV, inv=0x1235))],
+                 "reply invalidates 0x1235, the call named 0x1234")
+
+    def test_v1_send_inv_not_offered(self):
+        self.one([(0, send(1, v2(1, rc.MSG, v1_lists(writes=[[W]]) + NULL, vers=1))),
+                  (1, send(1, v2(1, rc.MSG, v1_lists(writes=[[seg(0x1234, 8, 0x10000)]]) + NULL, vers=1),
+                           rc.SEND_INV, inv=0x1234))],
+                 "private data did not accept it")
+
+    def test_msg_without_rpc_message(self):
+        self.one([(0, send(1, v2(1, rc.MSG, chunks(0))))], "MSG call without an RPC message")
 
     def test_requester_error(self):
         self.one([(0, send(1, v2(1, rc.ERROR, u32(2))))], "the requester sent RDMA_ERROR")
