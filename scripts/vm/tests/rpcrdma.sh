@@ -17,6 +17,10 @@
 #                responder begins in Version One (rpcrdma/peer.h)
 #   siw-v2       the requester on upstream siw against the xiw responder:
 #                the calls of v2
+#   refused      a requester connecting to a port where nothing listens
+#                ends at once with the error (it used to wait forever in
+#                its connection's teardown; make check-full's debug boot
+#                hung on it when a retried client outlived its server)
 #
 # siw calls, never serves: as an RFC 6581 responder it can miss the RTR
 # (Documentation/interop.rst, item 13). Each tool's exit status is the
@@ -52,6 +56,17 @@ v2_calls() {
 setup() { modprobe rdma_ucm && retry 10 ping -c 1 -W 2 "$PEER_IP" > /dev/null; }
 check setup setup || exit 1
 check xiw-rnic rnic_use xiw || exit 1
+# refused: on VM 1, before any responder; bounded so a hang fails.
+refused() {
+	t0=$(date +%s)
+	timeout 60 $PING -p 20059 -c 1 "$PEER_IP" > "$OUT/refused.txt" 2>&1
+	rc=$?
+	t=$(( $(date +%s) - t0 ))
+	cat "$OUT/refused.txt"
+	echo "rpcrdma-ping exited $rc after $t s"
+	[ $rc = 1 ] && [ $t -lt 20 ] && grep -q 'rdma_connect: Connection refused' "$OUT/refused.txt"
+}
+[ "$VM_IDX" = 1 ] && check refused refused
 pair v2 "-p 20050 -n 5" "$(v2_calls 20050)"
 pair v1-fallback "-v 1 -p 20051 -n 2" "$PING -p 20051 -c 4 -s 200000 -e 1 -r 2 $PEER_IP"
 [ "$VM_IDX" = 1 ] && { check siw-rnic rnic_use siw || exit 1; }

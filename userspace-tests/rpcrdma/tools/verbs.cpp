@@ -56,7 +56,10 @@ rdma_conn_param conn_param(const std::array<uint8_t, 8>& pd) {
 
 Conn::~Conn() {
   if (!id_) return;
-  rdma_disconnect(id_);
+  // Only a connection that was made: on an id whose connect was refused,
+  // rdma_disconnect() of a synchronous id waits for an event that never
+  // comes (rpcrdma-ping to a port where nothing listened hung).
+  if (connected_) rdma_disconnect(id_);
   if (recv_mr_) rdma_dereg_mr(recv_mr_);
   if (send_mr_) rdma_dereg_mr(send_mr_);
   rdma_destroy_ep(id_);
@@ -106,6 +109,7 @@ Conn* Conn::connect(const char* host, const char* port, const PrivateData& ours,
     delete c;
     return nullptr;
   }
+  c->connected_ = true;
   // The accept's private data (rdma_connect() consumed the ESTABLISHED event).
   if (c->id_->event) c->peer_ = private_data_of(c->id_->event->param.conn);
   c->peer_name_ = name_of(c->id_);
@@ -239,6 +243,7 @@ Conn* Listener::accept(const PrivateData& ours, const Buffers& b, std::string* e
     delete c;
     return nullptr;
   }
+  c->connected_ = true;
   return c;
 }
 

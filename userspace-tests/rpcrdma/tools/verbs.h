@@ -62,7 +62,8 @@ class Conn {
   ibv_mr* recv_mr_ = nullptr;
   ibv_mr* send_mr_ = nullptr;
   Buffers b_;
-  int64_t held_ = -1;  // the slot recv() last returned
+  int64_t held_ = -1;       // the slot recv() last returned
+  bool connected_ = false;  // rdma_connect() or rdma_accept() succeeded
   PrivateData peer_;
   std::string peer_name_;
 };
