@@ -286,6 +286,12 @@ class Stream:
                 self.sends.append((m["t"], m["op"], bytes(data), m["inv"]))
 
 
+def handles(h):
+    """Every STag a MSG or NOMSG header names in its chunks."""
+    out = {r["handle"] for r in h["reads"]}
+    return out | {s["handle"] for c in h["writes"] + [h["reply"] or []] for s in c}
+
+
 def inside(segs, stag, to, length):
     return any(s["handle"] == stag and s["offset"] <= to and
                to + length <= s["offset"] + s["length"] for s in segs)
@@ -339,9 +345,7 @@ class Conn:
             self.error(f"xid {h['xid']:#x}: a requester's MSG/NOMSG with direction REPLY")
             return
         if v == 2 and h["inv"]:
-            handles = {r["handle"] for r in h["reads"]}
-            handles |= {s["handle"] for c in h["writes"] + [h["reply"] or []] for s in c}
-            if h["inv"] not in handles:
+            if h["inv"] not in handles(h):
                 self.error(f"xid {h['xid']:#x}: rdma_inv_handle {h['inv']:#x} is none of "
                            "the call's handles")
         if h["proc"] == MSG and h["hdrlen"] == len(data):
@@ -380,12 +384,10 @@ class Conn:
         if op in (SEND_INV, SEND_SE_INV) and v == 1:
             # RFC 8797: only to a requester that offered it, and only one
             # of the call's handles.
-            handles = {r["handle"] for r in call["reads"]}
-            handles |= {s["handle"] for c in call["writes"] + [call["reply"] or []] for s in c}
             if not self.requester_invalidates:
                 self.error(f"xid {xid:#x}: Send With Invalidate to a requester whose "
                            "private data did not accept it")
-            elif inv not in handles:
+            elif inv not in handles(call):
                 self.error(f"xid {xid:#x}: reply invalidates {inv:#x}, none of the call's handles")
             self.count("Send With Invalidate")
         elif op in (SEND_INV, SEND_SE_INV):

@@ -15,12 +15,8 @@ namespace {
 
 using namespace rpcrdma;
 using test::Bytes;
+using test::cat;
 using test::words;
-
-Bytes cat(Bytes a, const Bytes& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
 
 Bytes enc(const Header& h) {
   Bytes out(4096);

@@ -16,12 +16,8 @@ namespace {
 
 using namespace rpcrdma;
 using test::Bytes;
+using test::cat;
 using test::words;
-
-Bytes cat(Bytes a, const Bytes& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
 
 TEST(RpcRdmaNfs4, AuthSysCall) {
   Bytes out(128);

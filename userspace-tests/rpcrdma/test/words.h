@@ -18,4 +18,10 @@ inline Bytes words(std::initializer_list<uint32_t> ws) {
   return b;
 }
 
+// @a followed by @b.
+inline Bytes cat(Bytes a, const Bytes& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
 }  // namespace rpcrdma::test
