@@ -44,6 +44,7 @@ OUT=/run/share/vm$VM_IDX
 mkdir -p "$OUT"
 export VM_IDX OUT VM_COUNT XIW_TOP XIW_KO XIW_KUNIT_KO XIW_CMTEST_KO KERNEL_KIND TESTS CM_CASES CAPTURED DEPTH VOLUME
 export SIW_KOS INTEROP INTEROP_SIW_BUGS INTEROP_CELLS INTEROP_USER INTEROP_SIW_SERVER XIW_PATTERN XIW_INJECT XIW_CHURN XIW_QPCAPS XIW_FLAGCHECK
+export CHURN_MODE CHURN_ROUNDS
 
 # A kernel whose modules are not under the host's /lib/modules (the debug
 # kernel) brings them in its cache: lay them over /lib/modules.

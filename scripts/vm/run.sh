@@ -19,7 +19,9 @@
 # interop test, CM_CASES the cases of the cm test, VOLUME (full, the
 # default, or small) how much data the nfs and nvme tests move, DEPTH (full, the
 # default, or quick) whether each test runs its whole matrix or only the
-# cases it lists as quick (scripts/vm/lib.sh, at_depth). XIW_VM_APPEND
+# cases it lists as quick (scripts/vm/lib.sh, at_depth). CHURN_MODE and
+# CHURN_ROUNDS make the teardown test end every connection one way, that
+# many times (to chase a rare fault). XIW_VM_APPEND
 # adds to both guests' kernel command line, for a debugging run (e.g.
 # "page_poison=1 slub_debug=FZP kfence.sample_interval=5" on the stock
 # kernel, which has those detectors built but off).
@@ -130,6 +132,8 @@ MODULES_DIR=$modules_dir
 CM_CASES="${CM_CASES:-}"
 VOLUME=${VOLUME:-full}
 DEPTH=${DEPTH:-full}
+CHURN_MODE="${CHURN_MODE:-}"
+CHURN_ROUNDS="${CHURN_ROUNDS:-}"
 CAPTURED=$pcap
 EOV
 

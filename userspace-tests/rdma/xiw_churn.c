@@ -4,10 +4,14 @@
  * READs are in flight in both directions, for the VM teardown stress
  * (scripts/vm/tests/teardown.sh).
  *
- *   xiw_churn -s ADDR [-p PORT]                       server, until SIGTERM
- *   xiw_churn -c ADDR [-p PORT] [-n ROUNDS] [-r SEED] client
+ *   xiw_churn -s ADDR [-p PORT] [-x CMD]                  server, until SIGTERM
+ *   xiw_churn -c ADDR [-p PORT] [-n ROUNDS] [-r SEED] [-m MODE] [-x CMD]
+ *                                                         client
  *
  * (-d DEV is accepted and ignored: rdma_cm picks the device by address.)
+ * -m MODE: every round ends its connection that way (below), not each
+ * way in turn. -x CMD: when a connection has not ended in time, CMD runs
+ * (sh -c) while it is still there, to show the sockets and QPs stuck.
  *
  * Each side of a connection keeps DEPTH work requests on its send queue,
  * 64 KiB RDMA WRITEs and RDMA READs in turn, against the other side's
@@ -25,7 +29,13 @@
  *                    must complete once (flushed or not) and
  *                    DISCONNECTED come, within 30 s;
  *   peer-disconnect  the server disconnects; the same checks;
- *   peer-destroy     the server destroys its QP and cm_id; the same.
+ *   peer-destroy     the server destroys its QP and cm_id; the same;
+ *   read-flood       the client posts only READs, its ORD's worth always
+ *                    out, so Read Requests keep arriving at the server,
+ *                    which disconnects as in peer-disconnect: its own
+ *                    WRITEs and READs must still start and complete (its
+ *                    end is timed from its first completion), however
+ *                    many Read Responses it owes.
  * The server serves several connections at once. Of every connection
  * that it did not end itself it checks the same: DISCONNECTED and every
  * work request completed once within 30 s of the peer's end.
@@ -59,9 +69,13 @@
 #define CONNS	8		/* connections a server holds at once */
 #define WAIT_MS	30000		/* for the end of a connection */
 
-enum mode { KILL, DESTROY, DISCONNECT, PEER_DISCONNECT, PEER_DESTROY, MODES };
+enum mode {
+	KILL, DESTROY, DISCONNECT, PEER_DISCONNECT, PEER_DESTROY, READ_FLOOD,
+	MODES
+};
 static const char *const mode_name[MODES] = {
 	"kill", "destroy", "disconnect", "peer-disconnect", "peer-destroy",
+	"read-flood",
 };
 
 /* Private data, both ways. */
@@ -85,6 +99,7 @@ struct conn {
 	long long end_at;	/* ms: when this side ends it, or 0 */
 	long long gone_at;	/* ms: when the end began, or 0 */
 	int up, err, disconnected;
+	int reads_only;		/* read-flood's client */
 	unsigned int next, outstanding, sends, ok;
 	unsigned char posted[MAX_WR];	/* enum kind, by work request id */
 };
@@ -92,6 +107,7 @@ struct conn {
 enum kind { NONE, SEND, RECV };
 
 static unsigned int bad, hangs, served, traffic;
+static const char *on_hang;	/* -x */
 static volatile sig_atomic_t stop;
 
 static long long now_ms(void)
@@ -137,21 +153,26 @@ static void post_recvs(struct conn *c)
 	}
 }
 
-/* Tops the send queue up to DEPTH: WRITEs and READs in turn. */
+/*
+ * Tops the send queue up to DEPTH: WRITEs and READs in turn, or (read-flood)
+ * READs of half the peer's buffer, which keep the peer's Read Responses
+ * longer than what its socket takes at once.
+ */
 static void post_sends(struct conn *c)
 {
 	while (c->up && !c->err && !c->gone_at && c->sends < DEPTH) {
-		int read = c->next % 2;
+		int read = c->reads_only || c->next % 2;
 		struct ibv_sge sge = {
 			.addr = (uintptr_t)c->buf + (read ? LEN / 2 : 0),
-			.length = MSG, .lkey = c->mr->lkey,
+			.length = c->reads_only ? LEN / 2 : MSG,
+			.lkey = c->mr->lkey,
 		};
 		struct ibv_send_wr wr = {
 			.sg_list = &sge, .num_sge = 1,
 			.opcode = read ? IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE,
 			.send_flags = IBV_SEND_SIGNALED,
 			.wr.rdma = { .remote_addr = c->peer.addr +
-				     (c->next % 8) * MSG / 2,
+				     (c->reads_only ? 0 : (c->next % 8) * MSG / 2),
 				     .rkey = c->peer.rkey },
 		}, *badw;
 
@@ -280,6 +301,15 @@ static int conn_ended(struct conn *c)
 	return c->disconnected && !c->outstanding;
 }
 
+/* A connection has not ended in time: what is stuck, while it is there. */
+static void hang_diag(void)
+{
+	fflush(stdout);
+	fflush(stderr);
+	if (on_hang && system(on_hang) == -1)
+		perror("xiw_churn: -x");
+}
+
 /* ---- the server ---------------------------------------------------------- */
 
 static struct conn conns[CONNS];
@@ -347,7 +377,8 @@ static void server_event(struct rdma_cm_event *ev)
 static void server_tick(struct conn *c, long long t)
 {
 	/* Ended by this side once traffic has flowed. */
-	if ((c->mode == PEER_DISCONNECT || c->mode == PEER_DESTROY) &&
+	if ((c->mode == PEER_DISCONNECT || c->mode == PEER_DESTROY ||
+	     c->mode == READ_FLOOD) &&
 	    !c->end_at && c->ok)
 		c->end_at = t + c->peer.ms;
 	if (c->end_at && t >= c->end_at && !c->gone_at) {
@@ -365,6 +396,7 @@ static void server_tick(struct conn *c, long long t)
 	} else if (c->gone_at && t - c->gone_at > WAIT_MS) {
 		fprintf(stderr, "server: connection (%s) not ended after %d ms: disconnected=%d outstanding=%u\n",
 			mode_name[c->mode], WAIT_MS, c->disconnected, c->outstanding);
+		hang_diag();
 		hangs++;
 		conn_free(c);
 	}
@@ -485,6 +517,7 @@ static int round_child(struct rdma_event_channel *ch, struct addrinfo *ai,
 	    await(ch, RDMA_CM_EVENT_ROUTE_RESOLVED, c) || conn_setup(c))
 		return 1;
 	c->mode = mode;
+	c->reads_only = mode == READ_FLOOD;
 	cp = conn_param(c, &h);
 	if (rdma_connect(c->id, &cp) || await(ch, RDMA_CM_EVENT_ESTABLISHED, c))
 		return 1;
@@ -539,6 +572,7 @@ static int round_child(struct rdma_event_channel *ch, struct addrinfo *ai,
 			fprintf(stderr, "client: %s not ended after %d ms: disconnected=%d outstanding=%u ok=%u\n",
 				mode_name[mode], WAIT_MS, c->disconnected,
 				c->outstanding, c->ok);
+			hang_diag();
 			return 1;
 		}
 		if (poll(pfd, 2, 100) > 0) {
@@ -563,14 +597,15 @@ static int round_child(struct rdma_event_channel *ch, struct addrinfo *ai,
 	return 0;
 }
 
-static int client(struct addrinfo *ai, unsigned int rounds, unsigned int seed)
+static int client(struct addrinfo *ai, unsigned int rounds, unsigned int seed,
+		  int only)
 {
 	unsigned int ok[MODES] = { 0 }, failed[MODES] = { 0 }, i, m;
 	int all = 1;
 
 	srand(seed);
 	for (i = 0; i < rounds; i++) {
-		enum mode mode = i % MODES;
+		enum mode mode = only < 0 ? (enum mode)(i % MODES) : (enum mode)only;
 		unsigned int ms = 300 + rand() % 1200;
 		long long t0 = now_ms();
 		int status = 0, good, lost = 0;
@@ -629,9 +664,9 @@ int main(int argc, char **argv)
 	unsigned int rounds = 10, seed = 1;
 	struct rdma_event_channel *ch;
 	struct addrinfo *ai;
-	int c, srv = 0;
+	int c, srv = 0, only = -1;
 
-	while ((c = getopt(argc, argv, "d:s:c:p:n:r:")) != -1) {
+	while ((c = getopt(argc, argv, "d:s:c:p:n:r:m:x:")) != -1) {
 		if (c == 'd')
 			;	/* rdma_cm picks the device by address */
 		else if (c == 's' || c == 'c')
@@ -642,16 +677,22 @@ int main(int argc, char **argv)
 			rounds = strtoul(optarg, NULL, 0);
 		else if (c == 'r')
 			seed = strtoul(optarg, NULL, 0);
-		else
+		else if (c == 'x')
+			on_hang = optarg;
+		else if (c == 'm')
+			for (only = MODES - 1; only >= 0; only--)
+				if (!strcmp(optarg, mode_name[only]))
+					break;
+		if (c == '?' || (c == 'm' && only < 0))
 			return 2;
 	}
 	if (!addr || getaddrinfo(addr, port, &hints, &ai)) {
-		fprintf(stderr, "usage: xiw_churn -s|-c ADDR [-p PORT] [-n ROUNDS] [-r SEED]\n");
+		fprintf(stderr, "usage: xiw_churn -s|-c ADDR [-p PORT] [-n ROUNDS] [-r SEED] [-m MODE] [-x CMD]\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!srv)
-		return client(ai, rounds, seed);
+		return client(ai, rounds, seed, only);
 	ch = rdma_create_event_channel();
 	if (!ch) {
 		perror("xiw_churn: event channel");
