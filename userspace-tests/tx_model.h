@@ -13,14 +13,19 @@
 //     (MPA negotiated them so): the Read Request that follows a READ's
 //     completion always finds its slot free;
 //   - B answers in the order the requests arrived, and A's READs complete
-//     once each, in order, each by its own response.
-// Drained at the end, every work request has started and every READ has
-// completed.
+//     once each, in order, each by its own response;
+//   - B's own messages (its send queue: b_own of them, waiting from the
+//     start) are never passed over by more than XIW_TX_RRESP_BURST Read
+//     Responses in a row: A's READs cannot hold B's send queue back.
+// Drained at the end, every work request has started, every READ has
+// completed and B has sent its own messages.
 //
 // release_when_sent models the rule xiw had before: a Read Request's slot
 // given back when the send call that carried its response's last FPDU
 // returned, which can be after the peer received that FPDU. The model
 // finds what that does (the tests show it), so it can tell the rules apart.
+// strict_priority models another: a Read Response always before B's own
+// messages, which lets A's READs hold them back without end.
 #pragma once
 
 #include <xiw/tx_order.h>
@@ -37,12 +42,19 @@ struct TxSim {
     bool fence = false;
   };
   struct Fpdu {
-    uint32_t id;  // the READ (its index in A's queue)
+    uint32_t id;  // the READ (its index in A's queue), or kOwn
     bool last;
   };
+  static constexpr uint32_t kOwn = UINT32_MAX;  // an FPDU of B's own message
 
-  TxSim(uint32_t ord, uint32_t ird, std::vector<Wr> wrs, bool release_when_sent = false)
-      : ord_(ord), ird_(ird), wrs_(std::move(wrs)), late_(release_when_sent) {
+  TxSim(uint32_t ord, uint32_t ird, std::vector<Wr> wrs, bool release_when_sent = false, uint32_t b_own = 0,
+        bool strict_priority = false)
+      : ord_(ord),
+        ird_(ird),
+        wrs_(std::move(wrs)),
+        late_(release_when_sent),
+        strict_(strict_priority),
+        b_own_(b_own) {
     xiw_tx_order_init(&a_);
     xiw_tx_order_init(&b_);
   }
@@ -83,6 +95,8 @@ struct TxSim {
       fail("drained with work requests not started");
     else if (!a_reads_.empty())
       fail("drained with READs not completed");
+    else if (b_own_)
+      fail("drained with B's own messages not sent");
   }
 
   const char* violation = nullptr;
@@ -128,10 +142,27 @@ struct TxSim {
     b_fifo_.push_back(id);
   }
 
+  // B's next message, chosen as the glue does (xiw_tx_pick()): a Read
+  // Response if the order says one goes first, else B's own message if it
+  // has one, else a Read Response.
   void b_start(uint32_t fpdus) {
     if (b_left_) return;  // a message is being built: boundaries only
     uint32_t slot = 0;
-    if (!xiw_tx_rresp_next(&b_, &slot)) return;
+    const bool first = strict_ || xiw_tx_rresp_first(&b_);
+    if (!(first && xiw_tx_rresp_next(&b_, &slot))) {
+      if (b_own_) {
+        xiw_tx_started(&b_, 0);
+        b_own_--;
+        b_run_ = 0;
+        b_cur_ = kOwn;
+        b_left_ = fpdus;
+        moves_++;
+        return;
+      }
+      if (!xiw_tx_rresp_next(&b_, &slot)) return;
+    }
+    if (b_own_ && ++b_run_ > XIW_TX_RRESP_BURST)
+      return fail("B's own message passed over by more than a burst of Read Responses");
     if (slot >= XIW_TX_IRQ_SLOTS) return fail("a slot beyond the slots");
     if (b_fifo_.empty() || b_slots_[slot] != b_fifo_.front()) return fail("a response out of arrival order");
     b_cur_ = b_fifo_.front();
@@ -144,7 +175,7 @@ struct TxSim {
     if (!b_left_) return;
     const bool last = --b_left_ == 0;
     moves_++;
-    if (last) {
+    if (last && b_cur_ != kOwn) {
       if (late_)
         b_unreturned_++;
       else
@@ -163,6 +194,7 @@ struct TxSim {
     const Fpdu f = ba_.front();
     ba_.pop_front();
     moves_++;
+    if (f.id == kOwn) return;  // B's own message: no READ's business
     if (a_reads_.empty() || a_reads_.front() != f.id) return fail("a response for another READ");
     if (!f.last) return;
     if (xiw_tx_read_done(&a_) != 0) return fail("the core had no READ out");
@@ -171,7 +203,9 @@ struct TxSim {
 
   const uint32_t ord_, ird_;
   const std::vector<Wr> wrs_;
-  const bool late_;
+  const bool late_, strict_;
+  uint32_t b_own_;      // B's own messages not yet started
+  uint32_t b_run_ = 0;  // Read Responses B started since its own last
   xiw_tx_order a_{}, b_{};
   size_t next_ = 0;               // A's next work request
   std::deque<uint32_t> a_reads_;  // A's READs out, oldest first

@@ -14,8 +14,12 @@
  * A work request with a fence waits until no READ is outstanding; a READ
  * waits while ORD READs are (ORD 0 lets one go: the peer, which then
  * offered IRD 0, refuses it with the TERMINATE RFC 5040 names). Read
- * Responses go first at a message boundary, in the order their requests
- * arrived.
+ * Responses go in the order their requests arrived, at message
+ * boundaries, and first, but not for ever: after XIW_TX_RRESP_BURST of
+ * them in a row, a send queue message that may start goes next. RFC 5040
+ * leaves that interleaving to the implementation; strict priority let a
+ * peer that keeps its ORD's worth of READs outstanding hold our send
+ * queue back for as long as it kept reading.
  *
  * The glue holds the send queue and the slots of the inbound Read
  * Requests; the core keeps the counts in struct xiw_tx_order and decides.
@@ -30,12 +34,15 @@
 
 /* Slots for inbound Read Requests: the largest IRD there is. */
 #define XIW_TX_IRQ_SLOTS	128
+/* Read Responses in a row while a send queue message waits to start. */
+#define XIW_TX_RRESP_BURST	4
 
 struct xiw_tx_order {
 	xiw_u32 reads_out;	/* our READs outstanding */
 	xiw_u32 irq_tail;	/* Read Requests arrived */
 	xiw_u32 irq_head;	/* Read Responses started */
 	xiw_u32 irq_done;	/* Read Responses built in full */
+	xiw_u32 rresp_run;	/* Responses started since our last message */
 };
 
 /* What a work request asks of the order. */
@@ -63,6 +70,13 @@ xiw_u32 xiw_tx_rreq_held(const struct xiw_tx_order *o);
  * placer's rule makes impossible.
  */
 int xiw_tx_rreq_admit(struct xiw_tx_order *o, xiw_u32 *slot);
+/*
+ * 1 if a Read Response is to start before the send queue's next message:
+ * one is waiting, and fewer than XIW_TX_RRESP_BURST have started since
+ * the send queue's last message. If not, the send queue goes first, and
+ * a Read Response only if it has nothing that may start.
+ */
+int xiw_tx_rresp_first(const struct xiw_tx_order *o);
 /* 1 and the slot of the next Read Response to start, or 0. */
 int xiw_tx_rresp_next(struct xiw_tx_order *o, xiw_u32 *slot);
 /* The last FPDU of the Read Response started first is built. */
@@ -74,6 +88,6 @@ void xiw_tx_order_flush(struct xiw_tx_order *o);
 }
 #endif
 
-XIW_STATIC_ASSERT(sizeof(struct xiw_tx_order) == 16, "xiw_tx_order size");
+XIW_STATIC_ASSERT(sizeof(struct xiw_tx_order) == 20, "xiw_tx_order size");
 
 #endif /* XIW_TX_ORDER_H */

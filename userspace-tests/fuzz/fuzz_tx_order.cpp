@@ -6,9 +6,11 @@
 // the ORD, a fenced work request started with a READ out, a work request
 // started twice or out of order, a Read Request within the IRD refused,
 // a response out of arrival order or for another READ, a READ completed
-// twice; and, drained at the end, work left undone.
+// twice, the responder's own messages passed over by more than a burst
+// of Read Responses; and, drained at the end, work left undone.
 // Input: ord(1) ird(1) nwr(1) wr-flags(nwr) events...
-//   ord: low 3 bits (0 to 7); ird: ord (1 with ORD 0) plus low 2 bits;
+//   ord: low 3 bits (0 to 7); ird: ord (1 with ORD 0) plus low 2 bits,
+//   and its high 6 bits the responder's own messages (0 to 63);
 //   nwr: 1 to 64 work requests; wr-flags bit 0: a READ, bit 1: a fence.
 #include <cstddef>
 #include <cstdint>
@@ -29,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     wrs[i].read = data[3 + i] & 1;
     wrs[i].fence = data[3 + i] & 2;
   }
-  TxSim sim(ord, ird, wrs);
+  TxSim sim(ord, ird, wrs, false, data[1] >> 2);
   for (size_t i = 3 + nwr; i < size && !sim.violation; i++) sim.step(data[i]);
   sim.drain();
   if (sim.violation) {

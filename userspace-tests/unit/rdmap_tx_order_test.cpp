@@ -120,9 +120,50 @@ TEST_F(TxOrder, FlushForgetsReadsAndRequests) {
   EXPECT_FALSE(xiw_tx_rresp_next(&o_, &slot));
 }
 
+// Read Responses go first, but after a burst of them the send queue's
+// next message does: a peer that keeps Read Requests coming cannot hold
+// our send queue back (the defect the VM teardown test's peer-disconnect
+// rounds found, and the read-flood rounds show).
+TEST_F(TxOrder, ResponsesFirstForABurstThenTheSendQueue) {
+  uint32_t slot = 0;
+  EXPECT_FALSE(xiw_tx_rresp_first(&o_));  // none waiting
+  for (int i = 0; i < 2 * XIW_TX_RRESP_BURST; i++) ASSERT_EQ(xiw_tx_rreq_admit(&o_, &slot), 0);
+  for (int i = 0; i < XIW_TX_RRESP_BURST; i++) {
+    ASSERT_TRUE(xiw_tx_rresp_first(&o_)) << i;
+    ASSERT_TRUE(xiw_tx_rresp_next(&o_, &slot));
+    xiw_tx_rresp_built(&o_);
+  }
+  EXPECT_FALSE(xiw_tx_rresp_first(&o_));  // the send queue's turn
+  xiw_tx_started(&o_, 0);
+  EXPECT_TRUE(xiw_tx_rresp_first(&o_));  // and the responses' again
+}
+
+// With nothing to start, the send queue passes its turn on: the next
+// response still goes, and the run stays spent until a message starts.
+TEST_F(TxOrder, AnIdleSendQueueDoesNotHoldResponsesBack) {
+  uint32_t slot = 0;
+  for (int i = 0; i < 3 * XIW_TX_RRESP_BURST; i++) ASSERT_EQ(xiw_tx_rreq_admit(&o_, &slot), 0);
+  for (int i = 0; i < 2 * XIW_TX_RRESP_BURST; i++) ASSERT_TRUE(xiw_tx_rresp_next(&o_, &slot));
+  EXPECT_FALSE(xiw_tx_rresp_first(&o_));
+  xiw_tx_started(&o_, XIW_WR_READ);  // a READ starts a message too
+  EXPECT_TRUE(xiw_tx_rresp_first(&o_));
+}
+
+TEST_F(TxOrder, FlushEndsTheRun) {
+  uint32_t slot = 0;
+  for (int i = 0; i < XIW_TX_RRESP_BURST; i++) {
+    ASSERT_EQ(xiw_tx_rreq_admit(&o_, &slot), 0);
+    ASSERT_TRUE(xiw_tx_rresp_next(&o_, &slot));
+  }
+  xiw_tx_order_flush(&o_);
+  ASSERT_EQ(xiw_tx_rreq_admit(&o_, &slot), 0);
+  EXPECT_TRUE(xiw_tx_rresp_first(&o_));
+}
+
 // A seeded schedule for the two-peer model: up to 64 work requests, ORD
-// 1 to 4 (sometimes 0) and an IRD at least that.
-const char* simulate(uint32_t seed, bool release_when_sent) {
+// 1 to 4 (sometimes 0) and an IRD at least that; the responder has up to
+// 16 messages of its own to send.
+const char* simulate(uint32_t seed, bool release_when_sent, bool strict_priority = false) {
   std::mt19937 rng(seed);
   const uint32_t ord = rng() % 5;
   const uint32_t ird = (ord ? ord : 1) + rng() % 3;
@@ -131,7 +172,8 @@ const char* simulate(uint32_t seed, bool release_when_sent) {
     w.read = rng() % 2;
     w.fence = rng() % 5 == 0;
   }
-  TxSim sim(ord, ird, wrs, release_when_sent);
+  const uint32_t own = rng() % 17;
+  TxSim sim(ord, ird, wrs, release_when_sent, own, strict_priority);
   for (uint32_t i = 0; i < 2000 && !sim.violation; i++) sim.step(static_cast<uint8_t>(rng()));
   sim.drain();
   return sim.violation;
@@ -155,6 +197,22 @@ TEST(TxOrderPeers, SlotGivenBackWhenSentRefusesAConformingPeer) {
     }
   }
   EXPECT_GT(refused, 0u);
+}
+
+// And the responder's own messages: with Read Responses always first (the
+// rule before), the requester's READs pass them over for as long as they
+// keep coming.
+TEST(TxOrderPeers, StrictPriorityHoldsTheSendQueueBack) {
+  uint32_t starved = 0;
+  for (uint32_t seed = 0; seed < 3000; seed++) {
+    const char* v = simulate(seed, false, true);
+    if (v) {
+      EXPECT_STREQ(v, "B's own message passed over by more than a burst of Read Responses")
+          << "seed " << seed;
+      starved++;
+    }
+  }
+  EXPECT_GT(starved, 0u);
 }
 
 }  // namespace

@@ -22,6 +22,8 @@ xiw_u32 xiw_tx_rreq_held(const struct xiw_tx_order* o) { return r::rreq_held(*o)
 
 int xiw_tx_rreq_admit(struct xiw_tx_order* o, xiw_u32* slot) { return r::rreq_admit(*o, slot); }
 
+int xiw_tx_rresp_first(const struct xiw_tx_order* o) { return r::rresp_first(*o); }
+
 int xiw_tx_rresp_next(struct xiw_tx_order* o, xiw_u32* slot) { return r::rresp_next(*o, slot); }
 
 void xiw_tx_rresp_built(struct xiw_tx_order* o) { r::rresp_built(*o); }

@@ -256,7 +256,24 @@ static struct xiw_swqe *xiw_tx_next_wqe(struct xiw_qp *qp, bool *failed,
 	}
 }
 
-/* The next message to start: a Read Response first, then the SQ. */
+/* Under sq_lock: the Read Response in @slot is the next message. */
+static void xiw_tx_pick_rresp(struct xiw_qp *qp, struct xiw_msg *m, u32 slot)
+{
+	lockdep_assert_held(&qp->sq_lock);
+	qp->tx_rreq = qp->irq[slot];
+	qp->tx_read_resp = true;
+	m->opcode = XIW_OP_READ_RESP;
+	m->len = qp->tx_rreq.len;
+	m->stag = qp->tx_rreq.sink_stag;
+	m->to = qp->tx_rreq.sink_to;
+	qp->tx_mode = xiw_params_tx_payload();
+}
+
+/*
+ * The next message to start: a Read Response first, unless the send queue
+ * has waited out a burst of them (xiw_tx_rresp_first()); then the send
+ * queue, and a Read Response if the send queue has nothing to start.
+ */
 static bool xiw_tx_pick(struct xiw_qp *qp, struct xiw_msg *m)
 {
 	struct xiw_swqe *w;
@@ -266,21 +283,21 @@ static bool xiw_tx_pick(struct xiw_qp *qp, struct xiw_msg *m)
 
 	memset(m, 0, sizeof(*m));
 	spin_lock_irqsave(&qp->sq_lock, flags);
-	if (xiw_tx_rresp_next(&qp->order, &slot)) {
-		qp->tx_rreq = qp->irq[slot];
-		qp->tx_read_resp = true;
-		m->opcode = XIW_OP_READ_RESP;
-		m->len = qp->tx_rreq.len;
-		m->stag = qp->tx_rreq.sink_stag;
-		m->to = qp->tx_rreq.sink_to;
-		qp->tx_mode = xiw_params_tx_payload();
+	if (xiw_tx_rresp_first(&qp->order) &&
+	    xiw_tx_rresp_next(&qp->order, &slot)) {
+		xiw_tx_pick_rresp(qp, m, slot);
 		found = true;
 		goto out;
 	}
 	xiw_qp_pull_usq(qp);
 	w = xiw_tx_next_wqe(qp, &failed, &passed, &idx);
-	if (!w)
+	if (!w) {
+		if (!failed && xiw_tx_rresp_next(&qp->order, &slot)) {
+			xiw_tx_pick_rresp(qp, m, slot);
+			found = true;
+		}
 		goto out;
+	}
 	qp->tx_read_resp = false;
 	qp->tx_cur = idx;
 	m->len = w->len;

@@ -11,7 +11,9 @@ bool may_start(const xiw_tx_order& o, u32 flags, u32 ord) {
   return !(flags & XIW_WR_READ) || o.reads_out < ord;
 }
 
+// A send queue message started: the Read Responses' run ends.
 void started(xiw_tx_order& o, u32 flags) {
+  o.rresp_run = 0;
   if (flags & XIW_WR_READ) o.reads_out++;
 }
 
@@ -31,9 +33,16 @@ int rreq_admit(xiw_tx_order& o, u32* slot) {
   return 0;
 }
 
+bool rresp_first(const xiw_tx_order& o) {
+  return o.irq_head != o.irq_tail && o.rresp_run < XIW_TX_RRESP_BURST;
+}
+
+// The run saturates: past the burst the send queue goes first until it
+// has started a message (started()) or has nothing that may start.
 bool rresp_next(xiw_tx_order& o, u32* slot) {
   if (o.irq_head == o.irq_tail) return false;
   *slot = o.irq_head++ % XIW_TX_IRQ_SLOTS;
+  if (o.rresp_run < XIW_TX_RRESP_BURST) o.rresp_run++;
   return true;
 }
 
@@ -46,6 +55,7 @@ void flush(xiw_tx_order& o) {
   o.reads_out = 0;
   o.irq_head = o.irq_tail;
   o.irq_done = o.irq_tail;
+  o.rresp_run = 0;
 }
 
 }  // namespace xiw::rdmap

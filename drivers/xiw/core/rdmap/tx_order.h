@@ -20,6 +20,7 @@ bool read_done(xiw_tx_order& o);
 
 // Inbound Read Requests: arrived (tail) >= started (head) >= built (done).
 u32 rreq_held(const xiw_tx_order& o);
+bool rresp_first(const xiw_tx_order& o);
 int rreq_admit(xiw_tx_order& o, u32* slot);  // slot-bounded: the IRD is the placer's
 bool rresp_next(xiw_tx_order& o, u32* slot);
 void rresp_built(xiw_tx_order& o);
