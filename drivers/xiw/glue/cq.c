@@ -253,8 +253,11 @@ int xiw_cq_add(struct ib_cq *ibcq, const struct ib_wc *wc, bool solicited)
 		cq->overflowed = true;
 		todo |= XIW_CQ_OVERFLOW;
 	}
-	if (added && xiw_cq_armed(cq, solicited))
+	cq->added += added;
+	if (added && xiw_cq_armed(cq, solicited)) {
 		todo |= XIW_CQ_NOTIFY;
+		cq->events++;
+	}
 	spin_unlock_irqrestore(&cq->lock, flags);
 	return todo;
 }

@@ -125,13 +125,17 @@ static int xiw_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq)
 	struct xiw_cq *cq = to_xiw_cq(ibcq);
 	struct nlattr *table;
 	unsigned long flags;
-	u32 used;
+	u32 used, added, events, armed;
 	bool overflowed;
 	int err;
 
 	spin_lock_irqsave(&cq->lock, flags);
 	used = cq->head - cq->tail;
 	overflowed = cq->overflowed;
+	added = cq->added;
+	events = cq->events;
+	/* A user CQ's consumer arms it in the shared control word. */
+	armed = cq->uctrl ? READ_ONCE(cq->uctrl->flags) : cq->notify;
 	spin_unlock_irqrestore(&cq->lock, flags);
 
 	table = nla_nest_start(msg, RDMA_NLDEV_ATTR_DRIVER);
@@ -144,6 +148,10 @@ static int xiw_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq)
 			/* kernel CQ: completions not yet polled */
 			{ "pending", cq->uring ? 0 : used },
 			{ "overflowed", overflowed },
+			/* For a consumer that waits: was it told? */
+			{ "completions", added },
+			{ "events", events },
+			{ "armed", armed },
 		};
 
 		err = xiw_res_put(msg, a, ARRAY_SIZE(a));

@@ -84,6 +84,8 @@ struct xiw_cq {
 	u32 tail;			/* consumer */
 	enum ib_cq_notify_flags notify;
 	bool overflowed;		/* a completion was lost: CQ in error */
+	u32 added;			/* completions added, under lock */
+	u32 events;			/* of them notified, under lock */
 	/* User CQ: the siw ABI ring, then its control word. */
 	struct siw_cqe *uring;
 	struct siw_cq_ctrl *uctrl;

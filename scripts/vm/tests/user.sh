@@ -62,7 +62,8 @@ pair pattern-srq "$XIW_PATTERN -q -s $MY_IP" "$XIW_PATTERN -c $PEER_IP"
 # CQs and MRs with xiw's attributes (-dd; Debian's rdma prints them as
 # drv_NAME VALUE), all in one go; the QP shows what MPA agreed with the
 # defaults (Revision 2 with RFC 6581, CRC, no Markers, peer-to-peer with
-# an RTR) and its queues, the cm_id a connected initiator.
+# an RTR) and its queues, the cm_id a connected initiator, a CQ the
+# completions it took and the events it raised.
 has() { tr '\n' ' ' < "$OUT/res-$1.txt" | grep -qE -- "$2" || { echo "$1: no \"$2\""; return 1; }; }
 res_all() {
 	for o in qp cm_id; do
@@ -79,6 +80,7 @@ res_all() {
 	done
 	has cm_id 'drv_cep connected drv_initiator 1 ' &&
 	has cq 'drv_cq_depth [1-9][0-9]* drv_user 1 ' &&
+	has cq 'drv_completions [1-9][0-9]* drv_events [1-9][0-9]* drv_armed [0-3] ' &&
 	has mr 'drv_kind user drv_valid 1 drv_pages [1-9]'
 }
 if ! at_depth rdma-resource; then
