@@ -543,11 +543,26 @@ static void xiw_tx_flush(struct xiw_qp *qp)
 }
 
 /*
+ * Octets one run of the transmit loop builds before it lets go of
+ * tx_mutex. A peer's Read Requests (as many READs as it likes, one after
+ * another) or a deep send queue always have more to send while TCP
+ * drains as fast as the CPU fills it, as under emulation: without a
+ * bound, the poster's post call (xiw_qp_tx_now()) did not return, and the
+ * connection manager's close (xiw_qp_stream_stop()) waited, for as long
+ * as the peer kept reading (30 s and more on the debug kernel,
+ * Documentation/security.rst).
+ */
+#define XIW_TX_BUDGET	(256 * 1024)
+
+/*
  * Under tx_mutex: sends FPDUs until there is nothing to send, the socket
- * is full (-EAGAIN; sk_write_space kicks us again) or an error.
+ * is full (-EAGAIN; sk_write_space kicks us again), XIW_TX_BUDGET octets
+ * are built (-EINPROGRESS: the caller queues the tx work to go on) or an
+ * error.
  */
 static int xiw_tx_run(struct xiw_qp *qp)
 {
+	int budget = XIW_TX_BUDGET;
 	int rc = 0;
 
 	lockdep_assert_held(&qp->tx_mutex);
@@ -564,9 +579,14 @@ static int xiw_tx_run(struct xiw_qp *qp)
 		}
 		if (READ_ONCE(qp->state) == IB_QPS_ERR && !READ_ONCE(qp->term_pending))
 			break;
+		if (budget <= 0) {
+			rc = -EINPROGRESS;	/* at an FPDU boundary */
+			break;
+		}
 		rc = xiw_tx_build(qp);
 		if (rc <= 0)
 			break;
+		budget -= rc;
 		if (!qp->tx_runs.n) {	/* built in tx_buf: one run */
 			qp->tx_runs.kv[0].iov_base = qp->tx_buf;
 			qp->tx_runs.kv[0].iov_len = rc;
@@ -583,7 +603,7 @@ static void xiw_tx_work(struct work_struct *work)
 {
 	struct xiw_qp *qp = container_of(work, struct xiw_qp, tx_work);
 	void (*close)(struct xiw_qp *qp);
-	bool drop = false;
+	bool drop = false, more = false;
 	int rc;
 
 	mutex_lock(&qp->tx_mutex);
@@ -607,7 +627,8 @@ static void xiw_tx_work(struct work_struct *work)
 		}
 	}
 	rc = xiw_tx_run(qp);
-	if (rc && rc != -EAGAIN) {
+	more = rc == -EINPROGRESS;
+	if (rc && rc != -EAGAIN && !more) {
 		pr_debug("xiw: qp %u tx error %d\n", qp->ibqp.qp_num, rc);
 		drop = true;
 	}
@@ -617,6 +638,8 @@ static void xiw_tx_work(struct work_struct *work)
 	}
 out:
 	mutex_unlock(&qp->tx_mutex);
+	if (more)
+		xiw_qp_kick(qp);	/* the rest, after whoever waits */
 	xiw_qp_report_event(qp);
 	if (drop) {
 		if (READ_ONCE(qp->state) != IB_QPS_ERR)
@@ -645,8 +668,9 @@ void xiw_qp_tx_release(struct xiw_qp *qp)
 /*
  * A user QP's doorbell, in the poster's process context: transmit now
  * instead of after a workqueue hop, which is most of a small message's
- * latency. Anything else (the tx work busy, an error, ERROR to flush, an
- * event to report) is left to the tx work, which finds it again.
+ * latency, but at most XIW_TX_BUDGET octets. Anything else (more than
+ * that, the tx work busy, an error, ERROR to flush, an event to report)
+ * is left to the tx work, which finds it again.
  */
 void xiw_qp_tx_now(struct xiw_qp *qp)
 {
