@@ -30,16 +30,11 @@
  *                    DISCONNECTED come, within 30 s;
  *   peer-disconnect  the server disconnects; the same checks;
  *   peer-destroy     the server destroys its QP and cm_id; the same;
- * With -m only (not in the rounds' turn):
  *   read-flood       the client posts only READs of 512 KiB, its ORD's
  *                    worth always out, so Read Requests keep arriving at
- *                    the server, which disconnects as in peer-disconnect:
- *                    its own WRITEs and READs must still start and
- *                    complete (its end is timed from its first
- *                    completion). On the debug kernel its rounds can take
- *                    longer than the 30 s wait with a fair send side too
- *                    (Documentation/security.rst), so it is a tool to
- *                    chase with, not a case.
+ *                    the server, which ends the connection as in
+ *                    peer-disconnect: its own post calls must return and
+ *                    its work requests complete meanwhile.
  * The server serves several connections at once. Of every connection
  * that it did not end itself it checks the same: DISCONNECTED and every
  * work request completed once within 30 s of the peer's end.
@@ -77,7 +72,6 @@ enum mode {
 	KILL, DESTROY, DISCONNECT, PEER_DISCONNECT, PEER_DESTROY, READ_FLOOD,
 	MODES
 };
-#define TURNS	READ_FLOOD	/* the ways the rounds take in turn */
 static const char *const mode_name[MODES] = {
 	"kill", "destroy", "disconnect", "peer-disconnect", "peer-destroy",
 	"read-flood",
@@ -644,7 +638,7 @@ static int client(struct addrinfo *ai, unsigned int rounds, unsigned int seed,
 
 	srand(seed);
 	for (i = 0; i < rounds; i++) {
-		enum mode mode = only < 0 ? (enum mode)(i % TURNS) : (enum mode)only;
+		enum mode mode = only < 0 ? (enum mode)(i % MODES) : (enum mode)only;
 		unsigned int ms = 300 + rand() % 1200;
 		long long t0 = now_ms();
 		int status = 0, good, lost = 0;
