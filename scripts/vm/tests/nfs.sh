@@ -41,7 +41,6 @@ else
 	MAX=67108864 PAR_KIB=4096 MIN_INV=64 MIXED_VERS="3 4.2"
 fi
 [ "${VOLUME:-full}" = small ] && [ "$MAX" -gt 16777216 ] && MAX=16777216
-MIXED_MAX=$MAX
 srv() { [ "$VM_IDX" = $SRV_VM ]; }
 # make check's debug-kernel boot (DEPTH=quick) leaves the directory
 # operations (small inline RPCs, which the integrity checks' RPCs
@@ -258,7 +257,7 @@ mixed() {	# NAME SERVER_RNIC CLIENT_RNIC
 		for v in $MIXED_VERS; do
 			m=/mnt/$1-v$v
 			check "$1-mount-v$v" nfs_mount $v $m &&
-				check "$1-v$v-integrity" bounded 300 integrity $m/int-$1 $MIXED_MAX &&
+				check "$1-v$v-integrity" bounded 300 integrity $m/int-$1 &&
 				check "$1-v$v-dirops" bounded 180 dirops $m
 			check "$1-umount-v$v" nfs_umount $m
 		done

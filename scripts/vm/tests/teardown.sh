@@ -46,9 +46,10 @@ barrier setup || exit 1
 # xiw's events and TCP's resets and state changes traced, for HANG_DIAG:
 # a few lines a connection. (This showed a peer-disconnect round's close
 # coming 32 s late, Documentation/security.rst.)
+TRACED='xiw tcp/tcp_receive_reset tcp/tcp_send_reset sock/inet_sock_set_state'
 [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing
 echo 8192 > /sys/kernel/tracing/buffer_size_kb
-for e in xiw tcp/tcp_receive_reset tcp/tcp_send_reset sock/inet_sock_set_state; do
+for e in $TRACED; do
 	echo 1 > /sys/kernel/tracing/events/$e/enable
 done
 
@@ -173,7 +174,7 @@ forgotten_child() {
 }
 [ "$VM_IDX" = 0 ] && check listener-forgets-child forgotten_child
 # The tests after this one run untraced.
-for e in xiw tcp/tcp_receive_reset tcp/tcp_send_reset sock/inet_sock_set_state; do
+for e in $TRACED; do
 	echo 0 > /sys/kernel/tracing/events/$e/enable
 done
 echo > /sys/kernel/tracing/trace
